@@ -1,0 +1,164 @@
+#!/bin/sh
+# gpu-check.sh - build and test a gpureduce release tarball on a GPU machine.
+#
+# Usage: tools/gpu-check.sh [--quick]
+#
+# Run from the top of a checkout whose .dist/ holds the tarball (made here
+# with `./bootstrap && ./configure && make dist`, then copied to .dist/).
+# In /tmp it unpacks .dist/gpureduce-*.tar.gz (the newest), runs
+# ./configure (architectures auto-detected: sm_90 on an H200), make, make
+# check, $GPU_CHECK_EXTRA and ./reduce-bench, and prints a short summary
+# last.  Every step runs even when an earlier one failed (if it can); the
+# exit status is non-zero when any step failed.
+#
+#   --quick               skip ./reduce-bench
+#   OUT                   directory for results (default: ./gpu-check-out):
+#                           summary.txt  the summary printed last
+#                           bench.txt    ./reduce-bench's output
+#                           logs.tar.gz  config.log, configure/make logs,
+#                                        test-suite.log, tests/*.log
+#   GPU_CHECK_EXTRA       shell snippet run in the build directory after
+#                         make check (sanitizers, sweeps); its output goes to
+#                         logs.tar.gz (extra.log); it may write to $OUT too
+#   GPU_CHECK_CONFIGURE   extra ./configure arguments
+#   GPU_CHECK_JOBS        make -j value (default 16)
+#
+# The GPU machine has no cmocka and installs nothing.  When .dist/cmocka/
+# holds Debian's libcmocka0 and libcmocka-dev unpacked with dpkg -x (made
+# here: apt-get download libcmocka0 libcmocka-dev; dpkg -x each into
+# .dist/cmocka), configure is pointed at it.
+#
+# Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+set -u
+
+quick=no
+for arg
+do
+  case $arg in
+    --quick) quick=yes ;;
+    -h | --help) sed -n '2,/^# Copyright/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-check: unknown argument '$arg' (usage: tools/gpu-check.sh [--quick])" >&2; exit 2 ;;
+  esac
+done
+
+start_dir=`pwd`
+OUT=${OUT:-$start_dir/gpu-check-out}
+case $OUT in /*) ;; *) OUT=$start_dir/$OUT ;; esac
+mkdir -p "$OUT" || { echo "gpu-check: cannot create OUT=$OUT" >&2; exit 2; }
+jobs=${GPU_CHECK_JOBS:-16}
+
+tarball=`ls -t "$start_dir"/.dist/gpureduce-*.tar.gz 2>/dev/null | head -n 1`
+if test -z "$tarball"; then
+  echo "gpu-check: no .dist/gpureduce-*.tar.gz under $start_dir" >&2
+  exit 2
+fi
+name=`basename "$tarball" .tar.gz`
+build=/tmp/$name
+logs=/tmp/$name-gpu-check-logs
+rm -rf "$build" "$logs"
+mkdir -p "$logs"
+
+failed_steps=
+status_of=
+# step NAME COMMAND...: run COMMAND (in the current directory) with its
+# output in $logs/NAME.log; on failure show the log's tail.
+step ()
+{
+  step_name=$1; shift
+  echo "gpu-check: $step_name ..."
+  step_start=`date +%s`
+  "$@" >"$logs/$step_name.log" 2>&1
+  step_rc=$?
+  step_secs=`expr \`date +%s\` - $step_start`
+  status_of="$status_of
+  $step_name: exit $step_rc (${step_secs}s)"
+  if test $step_rc -ne 0; then
+    failed_steps="$failed_steps $step_name"
+    echo "gpu-check: $step_name FAILED (exit $step_rc); last lines of $step_name.log:"
+    tail -n 40 "$logs/$step_name.log" | sed 's/^/  | /'
+  fi
+  return $step_rc
+}
+
+cd /tmp || exit 2
+bench_desc="not run"
+cmocka_args=
+cmocka_root=$start_dir/.dist/cmocka/usr
+if test -f "$cmocka_root/include/cmocka.h" && ! pkg-config --exists cmocka 2>/dev/null; then
+  cmocka_lib=`dirname "\`ls "$cmocka_root"/lib/*/libcmocka.so.0 | head -n 1\`"`
+  ln -sf libcmocka.so.0 "$cmocka_lib/libcmocka.so" 2>/dev/null
+  cmocka_args="CMOCKA_CFLAGS=-I$cmocka_root/include"
+  cmocka_libs="-L$cmocka_lib -Wl,-rpath,$cmocka_lib -lcmocka"
+fi
+if step unpack tar xzf "$tarball" && cd "$build"; then
+  # shellcheck disable=SC2086
+  if test -n "$cmocka_args"; then
+    step configure ./configure ${GPU_CHECK_CONFIGURE-} "$cmocka_args" "CMOCKA_LIBS=$cmocka_libs"
+  else
+    step configure ./configure ${GPU_CHECK_CONFIGURE-}
+  fi
+  if test -f Makefile; then
+    step make make -j"$jobs"
+    step check make -j"$jobs" check
+    if test -n "${GPU_CHECK_EXTRA-}"; then
+      export OUT
+      step extra sh -c "$GPU_CHECK_EXTRA"
+    fi
+    if test "$quick" = yes; then
+      bench_desc="skipped (--quick)"
+    elif test -x ./reduce-bench; then
+      echo "gpu-check: ./reduce-bench ..."
+      { ./reduce-bench 2>&1; echo $? >"$logs/bench.rc"; } | tee "$OUT/bench.txt"
+      bench_rc=`cat "$logs/bench.rc" 2>/dev/null`
+      bench_desc="exit ${bench_rc:-unknown} (output in \$OUT/bench.txt)"
+      test "${bench_rc:-1}" = 0 || failed_steps="$failed_steps bench"
+    else
+      bench_desc="not built"
+      failed_steps="$failed_steps bench"
+    fi
+  fi
+fi
+
+# Collect the logs into one file (only a few files come back from the
+# machine).
+if test -d "$build"; then
+  cd "$build" || exit 2
+  cp config.log test-suite.log "$logs"/ 2>/dev/null
+  mkdir -p "$logs/tests"
+  cp tests/*.log tests/*.trs "$logs/tests"/ 2>/dev/null
+fi
+(cd "`dirname "$logs"`" && tar czf "$OUT/logs.tar.gz" "`basename "$logs"`")
+
+# The summary, printed last.
+{
+  echo "==== gpu-check summary: $name (`hostname 2>/dev/null`) ===="
+  if test -f "$build/config.log"; then
+    sed -n '/^gpureduce .* configured$/,/^  test framework:/p' "$build/config.log"
+  else
+    echo "(no configure summary)"
+  fi
+  gpu=`nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader 2>/dev/null | head -n 1`
+  echo "GPU: ${gpu:-none found by nvidia-smi}"
+  echo "steps:$status_of"
+  if ls "$build"/tests/*.trs >/dev/null 2>&1; then
+    cat "$build"/tests/*.trs | awk '/^:test-result:/ {
+        r = $2
+        if (r == "PASS" || r == "XFAIL") pass++
+        else if (r == "SKIP") skip++
+        else fail++
+      }
+      END { printf "tests: %d passed, %d failed, %d skipped\n", pass, fail, skip }'
+    grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' "$build"/tests/*.trs 2>/dev/null \
+      | sed 's|.*/||; s|\.trs$||; s|^|  failed: |'
+  else
+    echo "tests: none ran"
+  fi
+  echo "bench: $bench_desc"
+  if test -n "$failed_steps"; then
+    echo "RESULT: FAILED:$failed_steps"
+  else
+    echo "RESULT: all steps passed"
+  fi
+} >"$OUT/summary.txt"
+cat "$OUT/summary.txt"
+test -z "$failed_steps"
