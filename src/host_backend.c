@@ -1,0 +1,357 @@
+/*
+ * host_backend.c - the host backend: the same reductions over host arrays,
+ * in the same order as the CUDA kernels (doc/ORDER.md), so floating-point
+ * results are bitwise the same.
+ *
+ * This file is an independent implementation of the order, written from
+ * the document rather than from the kernel: tests compare the two bit for
+ * bit, which checks both against the text.  Groups of tiles run in
+ * parallel with OpenMP when configure found it; the grouping never changes
+ * the bits (each group is a subtree of the order's tile tree).
+ *
+ * The arithmetic must be IEEE single and double rounding with no
+ * contraction: configure compiles the library with -ffp-contract=off, and
+ * x86-64 evaluates float in float (FLT_EVAL_METHOD 0).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#error "the host backend needs FLT_EVAL_METHOD == 0 (SSE arithmetic on x86)"
+#endif
+
+/* Threads pay off from about a megabyte of input (32 tiles); below that the
+ * start of a parallel region costs more than it saves. */
+#define GR_HOST_PARALLEL_TILES 32
+#ifdef _OPENMP
+#define GR_OMP_GROUPS \
+  _Pragma("omp parallel for schedule(dynamic, 1) if (plan.tiles >= GR_HOST_PARALLEL_TILES)")
+#else
+#define GR_OMP_GROUPS
+#endif
+
+/* ---- element readers ------------------------------------------------------ */
+
+static inline float f16_to_f32(uint16_t h) {
+  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu, bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (mant << 13); /* inf, NaN */
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112u) << 23) | (mant << 13);
+  } else if (mant == 0) {
+    bits = sign;
+  } else { /* subnormal: normalize */
+    int e = -1;
+    do {
+      ++e;
+      mant <<= 1;
+    } while (!(mant & 0x400u));
+    bits = sign | ((uint32_t)(112 - e) << 23) | ((mant & 0x3ffu) << 13);
+  }
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/* Nearest binary16 of f; only called with values that came from a
+ * binary16 element (MIN, MAX), where it is exact. */
+static inline uint16_t f32_to_f16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof x);
+  const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+  const uint32_t exp = (x >> 23) & 0xffu, mant = x & 0x7fffffu;
+  if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0u));
+  const int e = (int)exp - 112; /* binary16 biased exponent */
+  if (e >= 0x1f) return (uint16_t)(sign | 0x7c00u);
+  if (e <= 0) { /* subnormal or zero */
+    if (e < -10) return sign;
+    const uint32_t m = mant | 0x800000u;
+    const int shift = 14 - e;
+    uint32_t r = m >> shift;
+    const uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (r & 1))) ++r;
+    return (uint16_t)(sign | r);
+  }
+  uint32_t r = ((uint32_t)e << 10) | (mant >> 13);
+  const uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (r & 1))) ++r;
+  return (uint16_t)(sign | r);
+}
+
+static inline float bf16_to_f32(uint16_t b) {
+  const uint32_t bits = (uint32_t)b << 16;
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+static inline uint16_t f32_to_bf16_exact(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof bits);
+  return (uint16_t)(bits >> 16);
+}
+
+#define RD_F16(v) f16_to_f32(v)
+#define RD_BF16(v) bf16_to_f32(v)
+#define RD_SAME(v) (v)
+#define RD_I64(v) ((int64_t)(v))
+#define RD_U64(v) ((uint64_t)(v))
+
+/* ---- accumulators and their operations ------------------------------------ */
+
+typedef struct { float v; uint64_t i; } pair_float;
+typedef struct { double v; uint64_t i; } pair_double;
+typedef struct { int64_t v; uint64_t i; } pair_int64_t;
+typedef struct { uint64_t v; uint64_t i; } pair_uint64_t;
+
+static inline float canon_float(float x) {
+  if (x != x) {
+    const uint32_t bits = 0x7fffffffu;
+    memcpy(&x, &bits, sizeof x);
+  }
+  return x;
+}
+static inline double canon_double(double x) {
+  if (x != x) {
+    const uint64_t bits = 0x7fffffffffffffffull;
+    memcpy(&x, &bits, sizeof x);
+  }
+  return x;
+}
+
+#define GR_FLOAT_OPS(A)                                                      \
+  static inline A add_##A(A a, A b) { return a + b; }                        \
+  static inline A mul_##A(A a, A b) { return a * b; }                        \
+  /* NaN wins; -0 below +0; the result is one of a, b */                     \
+  static inline A min_##A(A a, A b) {                                        \
+    if (a != a) return a;                                                    \
+    if (b != b) return b;                                                    \
+    if (a == b) return signbit(a) ? a : b;                                   \
+    return a < b ? a : b;                                                    \
+  }                                                                          \
+  static inline A max_##A(A a, A b) {                                        \
+    if (a != a) return a;                                                    \
+    if (b != b) return b;                                                    \
+    if (a == b) return signbit(a) ? b : a;                                   \
+    return a > b ? a : b;                                                    \
+  }                                                                          \
+  /* first NaN wins; better value wins; ties to the lower index */           \
+  static inline pair_##A argmin_##A(pair_##A a, pair_##A b) {                \
+    const int an = a.v != a.v, bn = b.v != b.v;                              \
+    if (an || bn) return (an && bn) ? (a.i < b.i ? a : b) : (an ? a : b);    \
+    if (a.v < b.v) return a;                                                 \
+    if (b.v < a.v) return b;                                                 \
+    return a.i < b.i ? a : b;                                                \
+  }                                                                          \
+  static inline pair_##A argmax_##A(pair_##A a, pair_##A b) {                \
+    const int an = a.v != a.v, bn = b.v != b.v;                              \
+    if (an || bn) return (an && bn) ? (a.i < b.i ? a : b) : (an ? a : b);    \
+    if (a.v > b.v) return a;                                                 \
+    if (b.v > a.v) return b;                                                 \
+    return a.i < b.i ? a : b;                                                \
+  }
+GR_FLOAT_OPS(float)
+GR_FLOAT_OPS(double)
+
+#define GR_INT_OPS(A)                                                        \
+  static inline A min_##A(A a, A b) { return a < b ? a : b; }                \
+  static inline A max_##A(A a, A b) { return a > b ? a : b; }                \
+  static inline pair_##A argmin_##A(pair_##A a, pair_##A b) {                \
+    if (a.v != b.v) return a.v < b.v ? a : b;                                \
+    return a.i < b.i ? a : b;                                                \
+  }                                                                          \
+  static inline pair_##A argmax_##A(pair_##A a, pair_##A b) {                \
+    if (a.v != b.v) return a.v > b.v ? a : b;                                \
+    return a.i < b.i ? a : b;                                                \
+  }
+GR_INT_OPS(int64_t)
+GR_INT_OPS(uint64_t)
+static inline uint64_t add_uint64_t(uint64_t a, uint64_t b) { return a + b; }
+static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
+
+/* Lifts: an element's widened value w (and its index i) to an accumulator. */
+#define LIFT_VAL(A, w, i) ((A)(w))
+#define LIFT_FABS(A, w, i) ((A)fabs((double)(w))) /* exact for float too */
+#define LIFT_SQ(A, w, i) ((A)(w) * (A)(w))
+#define LIFT_IABS(A, w, i) ((w) < 0 ? (A)0 - (A)(w) : (A)(w))
+#define LIFT_PAIR(A, w, i) ((A){(w), (i)})
+
+/* Finishers: accumulator r of n elements to the result. */
+#define FIN_SUMF(r, n) ((n) ? canon_float(r) : 0.0f) /* +0, not the identity -0 */
+#define FIN_SUMD(r, n) ((n) ? canon_double(r) : 0.0)
+#define FIN_CANONF(r, n) canon_float(r)
+#define FIN_CANOND(r, n) canon_double(r)
+#define FIN_SAME(r, n) (r)
+#define FIN_F16(r, n) ((r) != (r) ? (uint16_t)0x7fffu : f32_to_f16(r))
+#define FIN_BF16(r, n) ((r) != (r) ? (uint16_t)0x7fffu : f32_to_bf16_exact(r))
+#define FIN_INDEX(r, n) ((r).i)
+
+/* ---- the order ------------------------------------------------------------ */
+
+/*
+ * Binary counter over a sequence of subtree values: value number i joins
+ * the finished subtrees to its left (one per trailing 1 bit of i); what is
+ * left at the end folds smallest first.  This computes the complete binary
+ * tree over the sequence, missing right subtrees dropped.
+ */
+#define GR_COUNTER_PUSH(stack, idx, v, COMB)           \
+  do {                                                 \
+    uint64_t i_ = (idx);                               \
+    int level_ = 0;                                    \
+    for (; i_ & 1; i_ >>= 1, ++level_) v = COMB(stack[level_], v); \
+    stack[level_] = v;                                 \
+  } while (0)
+
+#define GR_COUNTER_FOLD(stack, count, r, COMB)                   \
+  do {                                                           \
+    uint64_t c_ = (count);                                       \
+    int have_ = 0;                                               \
+    for (int level_ = 0; c_; c_ >>= 1, ++level_)                 \
+      if (c_ & 1) {                                              \
+        r = have_ ? COMB(stack[level_], r) : stack[level_];      \
+        have_ = 1;                                               \
+      }                                                          \
+  } while (0)
+
+/*
+ * One reduction: NAME(input, n, output, roots).  IN_T is the element type,
+ * RD widens it, A_T is the accumulator with identity IDENT, LIFT and COMB
+ * as above, OUT_T/FIN the result.
+ */
+#define GR_HOST_FN(NAME, IN_T, RD, A_T, IDENT, LIFT, COMB, OUT_T, FIN)                \
+  static A_T NAME##_tile(const IN_T *x, uint64_t n, uint64_t tile) {                  \
+    enum { V = GR_CHUNK_BYTES / sizeof(IN_T) };                                       \
+    A_T lane[GR_LANES];                                                               \
+    for (int l = 0; l < GR_LANES; ++l) lane[l] = IDENT;                               \
+    for (int k = 0; k < GR_CHUNKS_PER_LANE; ++k)                                      \
+      for (int l = 0; l < GR_LANES; ++l) {                                            \
+        const uint64_t first = (tile * GR_TILE_CHUNKS + (uint64_t)k * GR_LANES + l) * V; \
+        for (int j = 0; j < V && first + j < n; ++j)                                  \
+          lane[l] = COMB(lane[l], LIFT(A_T, RD(x[first + j]), first + j));            \
+      }                                                                               \
+    for (int s = GR_LANES / 2; s > 0; s >>= 1)                                        \
+      for (int l = 0; l < s; ++l) lane[l] = COMB(lane[l], lane[l + s]);               \
+    return lane[0];                                                                   \
+  }                                                                                   \
+  static A_T NAME##_group(const IN_T *x, uint64_t n, uint64_t t0, uint64_t t1) {      \
+    A_T stack[64], r = IDENT;                                                         \
+    for (uint64_t t = t0; t < t1; ++t) {                                              \
+      A_T v = NAME##_tile(x, n, t);                                                   \
+      GR_COUNTER_PUSH(stack, t - t0, v, COMB);                                        \
+    }                                                                                 \
+    GR_COUNTER_FOLD(stack, t1 - t0, r, COMB);                                         \
+    return r;                                                                         \
+  }                                                                                   \
+  static void NAME(const void *input, uint64_t n, void *output, void *workspace) {    \
+    const IN_T *x = (const IN_T *)input;                                              \
+    A_T *roots = (A_T *)workspace, stack[64], r = IDENT;                              \
+    struct gr_plan plan;                                                              \
+    gr_plan_make(n, sizeof(IN_T), GR_MAX_ROOTS, &plan);                               \
+    const int64_t groups = (int64_t)plan.groups;                                      \
+    const uint64_t per = (uint64_t)1 << plan.group_log2;                              \
+    GR_OMP_GROUPS                                                                     \
+    for (int64_t g = 0; g < groups; ++g) {                                            \
+      const uint64_t t0 = (uint64_t)g * per;                                          \
+      const uint64_t t1 = t0 + per < plan.tiles ? t0 + per : plan.tiles;              \
+      roots[g] = NAME##_group(x, n, t0, t1);                                          \
+    }                                                                                 \
+    for (int64_t g = 0; g < groups; ++g) {                                            \
+      A_T v = roots[g];                                                               \
+      GR_COUNTER_PUSH(stack, (uint64_t)g, v, COMB);                                   \
+    }                                                                                 \
+    GR_COUNTER_FOLD(stack, (uint64_t)groups, r, COMB);                                \
+    const OUT_T out = FIN(r, n);                                                      \
+    memcpy(output, &out, sizeof out);                                                 \
+  }
+
+/* The eight operations on a floating-point type T (element IN_T, widened
+ * to W by RD); sum-like operations accumulate in A. */
+#define GR_FLOAT_SUMS(T, IN_T, RD, A, FINSUM, FINPROD)                                        \
+  GR_HOST_FN(T##_sum, IN_T, RD, A, (A)-0.0, LIFT_VAL, add_##A, A, FINSUM)                    \
+  GR_HOST_FN(T##_prod, IN_T, RD, A, (A)1, LIFT_VAL, mul_##A, A, FINPROD)                     \
+  GR_HOST_FN(T##_sum_abs, IN_T, RD, A, (A)-0.0, LIFT_FABS, add_##A, A, FINSUM)               \
+  GR_HOST_FN(T##_sum_squares, IN_T, RD, A, (A)-0.0, LIFT_SQ, add_##A, A, FINSUM)
+
+#define GR_FLOAT_TYPE(T, IN_T, RD, W, FINSUM, FINPROD, FINMM)                                 \
+  GR_FLOAT_SUMS(T, IN_T, RD, W, FINSUM, FINPROD)                                              \
+  GR_HOST_FN(T##_min, IN_T, RD, W, (W)INFINITY, LIFT_VAL, min_##W, IN_T, FINMM)              \
+  GR_HOST_FN(T##_max, IN_T, RD, W, (W)-INFINITY, LIFT_VAL, max_##W, IN_T, FINMM)             \
+  GR_HOST_FN(T##_argmin, IN_T, RD, pair_##W, ((pair_##W){(W)INFINITY, UINT64_MAX}),          \
+             LIFT_PAIR, argmin_##W, uint64_t, FIN_INDEX)                                      \
+  GR_HOST_FN(T##_argmax, IN_T, RD, pair_##W, ((pair_##W){(W)-INFINITY, UINT64_MAX}),         \
+             LIFT_PAIR, argmax_##W, uint64_t, FIN_INDEX)
+
+/* Integers: W is int64_t or uint64_t, sums wrap in uint64_t; ABS is
+ * LIFT_IABS for signed types and LIFT_VAL for unsigned ones. */
+#define GR_INT_TYPE(T, IN_T, RD, W, LO, HI, ABS)                                              \
+  GR_HOST_FN(T##_sum, IN_T, RD, uint64_t, 0u, LIFT_VAL, add_uint64_t, uint64_t, FIN_SAME)    \
+  GR_HOST_FN(T##_prod, IN_T, RD, uint64_t, 1u, LIFT_VAL, mul_uint64_t, uint64_t, FIN_SAME)   \
+  GR_HOST_FN(T##_sum_abs, IN_T, RD, uint64_t, 0u, ABS, add_uint64_t, uint64_t, FIN_SAME)     \
+  GR_HOST_FN(T##_sum_squares, IN_T, RD, uint64_t, 0u, LIFT_SQ, add_uint64_t, uint64_t,       \
+             FIN_SAME)                                                                        \
+  GR_HOST_FN(T##_min, IN_T, RD, W, (W)(HI), LIFT_VAL, min_##W, IN_T, FIN_SAME)               \
+  GR_HOST_FN(T##_max, IN_T, RD, W, (W)(LO), LIFT_VAL, max_##W, IN_T, FIN_SAME)               \
+  GR_HOST_FN(T##_argmin, IN_T, RD, pair_##W, ((pair_##W){(W)(HI), UINT64_MAX}), LIFT_PAIR,   \
+             argmin_##W, uint64_t, FIN_INDEX)                                                 \
+  GR_HOST_FN(T##_argmax, IN_T, RD, pair_##W, ((pair_##W){(W)(LO), UINT64_MAX}), LIFT_PAIR,   \
+             argmax_##W, uint64_t, FIN_INDEX)
+
+GR_FLOAT_TYPE(f16, uint16_t, RD_F16, float, FIN_SUMF, FIN_CANONF, FIN_F16)
+GR_FLOAT_TYPE(bf16, uint16_t, RD_BF16, float, FIN_SUMF, FIN_CANONF, FIN_BF16)
+GR_FLOAT_TYPE(f32, float, RD_SAME, float, FIN_SUMF, FIN_CANONF, FIN_CANONF)
+GR_FLOAT_TYPE(f64, double, RD_SAME, double, FIN_SUMD, FIN_CANOND, FIN_CANOND)
+GR_FLOAT_SUMS(f32d, float, RD_SAME, double, FIN_SUMD, FIN_CANOND)
+GR_INT_TYPE(i8, int8_t, RD_I64, int64_t, INT8_MIN, INT8_MAX, LIFT_IABS)
+GR_INT_TYPE(u8, uint8_t, RD_U64, uint64_t, 0, UINT8_MAX, LIFT_VAL)
+GR_INT_TYPE(i32, int32_t, RD_I64, int64_t, INT32_MIN, INT32_MAX, LIFT_IABS)
+GR_INT_TYPE(u32, uint32_t, RD_U64, uint64_t, 0, UINT32_MAX, LIFT_VAL)
+GR_INT_TYPE(i64, int64_t, RD_I64, int64_t, INT64_MIN, INT64_MAX, LIFT_IABS)
+GR_INT_TYPE(u64, uint64_t, RD_U64, uint64_t, 0, UINT64_MAX, LIFT_VAL)
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+typedef void (*host_fn)(const void *, uint64_t, void *, void *);
+
+/* One row per type, in gpureduce_op_t order. */
+#define GR_ROW(T) \
+  {T##_sum, T##_prod, T##_min, T##_max, T##_argmin, T##_argmax, T##_sum_abs, T##_sum_squares}
+
+static const host_fn host_table[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT] = {
+    GR_ROW(f16), GR_ROW(bf16), GR_ROW(f32), GR_ROW(f64), GR_ROW(i8),
+    GR_ROW(u8),  GR_ROW(i32),  GR_ROW(u32), GR_ROW(i64), GR_ROW(u64)};
+
+static const host_fn host_f32_in_f64[GPUREDUCE_OP_COUNT] = {
+    [GPUREDUCE_SUM] = f32d_sum,
+    [GPUREDUCE_PROD] = f32d_prod,
+    [GPUREDUCE_SUM_ABS] = f32d_sum_abs,
+    [GPUREDUCE_SUM_SQUARES] = f32d_sum_squares};
+
+gpureduce_status_t gr_host_create(struct gpureduce_handle *h) {
+  h->workspace = malloc((size_t)GR_MAX_ROOTS * GR_ROOT_BYTES);
+  if (!h->workspace)
+    return gr_fail(h, GPUREDUCE_ERROR_OUT_OF_MEMORY, "cannot allocate %u bytes of host workspace",
+                   GR_MAX_ROOTS * GR_ROOT_BYTES);
+  h->workspace_bytes = (size_t)GR_MAX_ROOTS * GR_ROOT_BYTES;
+  return GPUREDUCE_SUCCESS;
+}
+
+void gr_host_destroy(struct gpureduce_handle *h) {
+  free(h->workspace);
+  h->workspace = NULL;
+}
+
+gpureduce_status_t gr_host_reduce(struct gpureduce_handle *h, const void *input, void *output,
+                                  uint64_t n, gpureduce_type_t type, gpureduce_op_t op,
+                                  unsigned flags) {
+  const host_fn fn = (flags & GPUREDUCE_ACCUMULATE_F64) ? host_f32_in_f64[op] : host_table[type][op];
+  if (!fn)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no host reduction for %s %s",
+                   gpureduce_type_name(type), gpureduce_op_name(op));
+  fn(input, n, output, h->workspace);
+  return GPUREDUCE_SUCCESS;
+}

@@ -1,0 +1,70 @@
+/*
+ * names.c - names, sizes and status strings: the pure tables of the API,
+ * with no CUDA and no state (the tuning-cache fuzz target links this file
+ * and tune_cache.c alone).
+ */
+#include <stddef.h>
+
+#include "internal.h"
+
+static const char *const status_strings[] = {
+    [GPUREDUCE_SUCCESS] = "success",
+    [GPUREDUCE_ERROR_INVALID_ARGUMENT] = "invalid argument (a NULL pointer, unknown flags or a "
+                                         "workspace that is too small)",
+    [GPUREDUCE_ERROR_INVALID_HANDLE] = "invalid handle (NULL; create one with gpureduce_create)",
+    [GPUREDUCE_ERROR_UNSUPPORTED] = "unsupported operation, type, flag or ladder rung",
+    [GPUREDUCE_ERROR_WRONG_MEMORY_SPACE] = "pointer in the wrong memory space for this handle",
+    [GPUREDUCE_ERROR_EMPTY_INPUT] = "argmin/argmax of zero elements has no answer",
+    [GPUREDUCE_ERROR_NO_DEVICE] = "no usable CUDA device (none, no driver, or ordinal out of "
+                                  "range); GPUREDUCE_DEVICE_HOST still works",
+    [GPUREDUCE_ERROR_OUT_OF_MEMORY] = "out of memory while allocating the workspace",
+    [GPUREDUCE_ERROR_CUDA] = "a CUDA runtime call failed",
+    [GPUREDUCE_ERROR_TUNE_CACHE] = "tuning applied to the handle, but the tuning cache file "
+                                   "could not be written",
+};
+
+const char *gpureduce_status_string(gpureduce_status_t status) {
+  if ((unsigned)status < sizeof status_strings / sizeof status_strings[0] &&
+      status_strings[status])
+    return status_strings[status];
+  return "unknown status";
+}
+
+static const char *const op_names[GPUREDUCE_OP_COUNT] = {
+    "sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares"};
+static const char *const type_names[GPUREDUCE_TYPE_COUNT] = {
+    "f16", "bf16", "f32", "f64", "i8", "u8", "i32", "u32", "i64", "u64"};
+static const unsigned char type_sizes[GPUREDUCE_TYPE_COUNT] = {2, 2, 4, 8, 1, 1, 4, 4, 8, 8};
+
+const char *gpureduce_op_name(gpureduce_op_t op) {
+  return (unsigned)op < GPUREDUCE_OP_COUNT ? op_names[op] : NULL;
+}
+
+const char *gpureduce_type_name(gpureduce_type_t type) {
+  return (unsigned)type < GPUREDUCE_TYPE_COUNT ? type_names[type] : NULL;
+}
+
+size_t gpureduce_type_size(gpureduce_type_t type) {
+  return (unsigned)type < GPUREDUCE_TYPE_COUNT ? type_sizes[type] : 0;
+}
+
+static int is_sum_like(gpureduce_op_t op) {
+  return op == GPUREDUCE_SUM || op == GPUREDUCE_PROD || op == GPUREDUCE_SUM_ABS ||
+         op == GPUREDUCE_SUM_SQUARES;
+}
+
+size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return 0;
+  if (flags & ~GPUREDUCE_ACCUMULATE_F64) return 0;
+  if (flags & GPUREDUCE_ACCUMULATE_F64)
+    return type == GPUREDUCE_F32 && is_sum_like(op) ? 8 : 0;
+  if (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) return 8;
+  if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX) return type_sizes[type];
+  /* sum-like: f32 for f16/bf16/f32, f64 for f64, 64-bit for integers */
+  return type == GPUREDUCE_F16 || type == GPUREDUCE_BF16 || type == GPUREDUCE_F32 ? 4 : 8;
+}
+
+const char *gpureduce_version_string(void) { return GPUREDUCE_VERSION_STRING; }
+
+unsigned gpureduce_version_number(void) { return GPUREDUCE_VERSION_NUMBER; }
+

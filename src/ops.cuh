@@ -1,0 +1,279 @@
+/*
+ * ops.cuh - element types and reduction operations of the CUDA backend.
+ *
+ * Each operation is a small struct with the accumulator type `Acc`, the
+ * result type `Out` and four functions: identity(), lift() (one element,
+ * with its index, into an accumulator), combine() (two accumulators) and
+ * finish() (accumulator to result).  The kernel in reduce_kernel.cuh calls
+ * nothing else, so the semantics documented in gpureduce.h live here and
+ * in the host backend's twin, src/host_backend.c.
+ *
+ * Floating-point arithmetic uses the _rn intrinsics so that nvcc never
+ * contracts a multiply and an add into an FMA: the host backend computes
+ * the same rounded operations and both must give the same bits.
+ */
+#ifndef GPUREDUCE_OPS_CUH
+#define GPUREDUCE_OPS_CUH
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_fp16.h>
+
+#include "gpureduce.h"
+
+namespace gr {
+
+/* ---- element types ------------------------------------------------------ */
+
+/* Elem<T>: the C type of an element (`In`), the type it widens to
+ * (`Wide`: float for f16/bf16/f32, double for f64, int64_t or uint64_t for
+ * integers), and the conversion. */
+template <gpureduce_type_t T> struct Elem;
+
+template <> struct Elem<GPUREDUCE_F16> {
+  using In = uint16_t;
+  using Wide = float;
+  static constexpr bool is_float = true;
+  __device__ static float widen(In x) { return __half2float(__ushort_as_half(x)); }
+  __device__ static In narrow(float v) { return __half_as_ushort(__float2half_rn(v)); }
+  static constexpr In canonical_nan = 0x7fff, pos_inf = 0x7c00, neg_inf = 0xfc00;
+};
+
+template <> struct Elem<GPUREDUCE_BF16> {
+  using In = uint16_t;
+  using Wide = float;
+  static constexpr bool is_float = true;
+  __device__ static float widen(In x) { return __uint_as_float((uint32_t)x << 16); }
+  /* Only called on values that came from a bf16 element: exact. */
+  __device__ static In narrow(float v) { return (In)(__float_as_uint(v) >> 16); }
+  static constexpr In canonical_nan = 0x7fff, pos_inf = 0x7f80, neg_inf = 0xff80;
+};
+
+template <> struct Elem<GPUREDUCE_F32> {
+  using In = float;
+  using Wide = float;
+  static constexpr bool is_float = true;
+  __device__ static float widen(In x) { return x; }
+  __device__ static In narrow(float v) { return v; }
+};
+
+template <> struct Elem<GPUREDUCE_F64> {
+  using In = double;
+  using Wide = double;
+  static constexpr bool is_float = true;
+  __device__ static double widen(In x) { return x; }
+  __device__ static In narrow(double v) { return v; }
+};
+
+/* Integers: `lowest` and `highest` are the identities of MAX and MIN. */
+#define GR_INT_ELEM(ENUM, CTYPE, WIDE, LOWEST, HIGHEST)                 \
+  template <> struct Elem<ENUM> {                                       \
+    using In = CTYPE;                                                   \
+    using Wide = WIDE;                                                  \
+    static constexpr bool is_float = false;                             \
+    static constexpr In lowest = LOWEST, highest = HIGHEST;             \
+    __device__ static Wide widen(In x) { return (Wide)x; }              \
+    __device__ static In narrow(Wide v) { return (In)v; }               \
+  };
+GR_INT_ELEM(GPUREDUCE_I8, int8_t, int64_t, INT8_MIN, INT8_MAX)
+GR_INT_ELEM(GPUREDUCE_U8, uint8_t, uint64_t, 0, UINT8_MAX)
+GR_INT_ELEM(GPUREDUCE_I32, int32_t, int64_t, INT32_MIN, INT32_MAX)
+GR_INT_ELEM(GPUREDUCE_U32, uint32_t, uint64_t, 0, UINT32_MAX)
+GR_INT_ELEM(GPUREDUCE_I64, int64_t, int64_t, INT64_MIN, INT64_MAX)
+GR_INT_ELEM(GPUREDUCE_U64, uint64_t, uint64_t, 0, UINT64_MAX)
+#undef GR_INT_ELEM
+
+/* ---- arithmetic without contraction ------------------------------------- */
+
+__device__ inline float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ inline double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ inline float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ inline double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ inline uint64_t add_rn(uint64_t a, uint64_t b) { return a + b; }
+__device__ inline uint64_t mul_rn(uint64_t a, uint64_t b) { return a * b; }
+
+__device__ inline bool is_nan(float x) { return x != x; }
+__device__ inline bool is_nan(double x) { return x != x; }
+template <class I> __device__ inline bool is_nan(I) { return false; }
+
+__device__ inline float canonical(float x) {
+  return is_nan(x) ? __uint_as_float(0x7fffffffu) : x;
+}
+__device__ inline double canonical(double x) {
+  return is_nan(x) ? __longlong_as_double(0x7fffffffffffffffll) : x;
+}
+
+__device__ inline float abs_value(float x) { return fabsf(x); }
+__device__ inline double abs_value(double x) { return fabs(x); }
+
+/* ---- sum-like operations ------------------------------------------------- */
+
+/* The accumulator of a sum-like operation: float or double for floating
+ * input (A chosen by the caller for f32 with GPUREDUCE_ACCUMULATE_F64),
+ * uint64_t for integers (wrapping modulo 2^64). */
+template <gpureduce_type_t T, bool F64>
+using SumAcc = typename std::conditional<
+    Elem<T>::is_float,
+    typename std::conditional<F64, double, typename Elem<T>::Wide>::type,
+    uint64_t>::type;
+
+enum SumKind { kSum, kProd, kSumAbs, kSumSquares };
+
+template <gpureduce_type_t T, SumKind K, bool F64 = false> struct SumLike {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using Acc = SumAcc<T, F64>;
+  using Out = Acc; /* float, double or uint64_t (an int64_t's bits) */
+  static constexpr bool kOrderFree = !E::is_float;
+
+  __device__ static Acc identity() {
+    if (K == kProd) return (Acc)1;
+    /* -0 is the exact identity of IEEE addition: -0 + x == x for every x,
+     * +0 included.  Integers: 0. */
+    return E::is_float ? (Acc)-0.0 : (Acc)0;
+  }
+  __device__ static Acc lift(In x, uint64_t) {
+    Acc v = (Acc)E::widen(x); /* integers: sign-extend, then reinterpret */
+    if (K == kSumAbs) return lift_abs(x);
+    if (K == kSumSquares) return mul_rn(v, v);
+    return v;
+  }
+  __device__ static Acc combine(Acc a, Acc b) {
+    return K == kProd ? mul_rn(a, b) : add_rn(a, b);
+  }
+  __device__ static Out finish(Acc a) { return fin(a); }
+  __device__ static Out empty() {
+    return K == kProd ? (Out)1 : (Out)0; /* +0, not the identity's -0 */
+  }
+
+ private:
+  __device__ static Acc lift_abs(In x) {
+    if constexpr (E::is_float) {
+      return (Acc)abs_value(E::widen(x));
+    } else if constexpr (std::is_signed<In>::value) {
+      /* |x| in 64 bits: |INT64_MIN| is 2^63, fine as uint64_t. */
+      const typename E::Wide w = E::widen(x);
+      return w < 0 ? (Acc)0 - (Acc)w : (Acc)w;
+    } else {
+      return (Acc)x;
+    }
+  }
+  __device__ static float fin(float a) { return canonical(a); }
+  __device__ static double fin(double a) { return canonical(a); }
+  __device__ static uint64_t fin(uint64_t a) { return a; }
+};
+
+/* ---- min and max --------------------------------------------------------- */
+
+template <gpureduce_type_t T, bool IsMax> struct MinMax {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using Acc = typename E::Wide;
+  using Out = In;
+  static constexpr bool kOrderFree = true;
+
+  __device__ static Acc identity() {
+    if constexpr (E::is_float) return IsMax ? (Acc)-INFINITY : (Acc)INFINITY;
+    else return (Acc)(IsMax ? E::lowest : E::highest);
+  }
+  __device__ static Acc lift(In x, uint64_t) { return E::widen(x); }
+  /* NaN wins; -0 is below +0; otherwise the usual order.  The result is
+   * one of a and b, so any order of combination gives the same answer. */
+  __device__ static Acc combine(Acc a, Acc b) {
+    if (is_nan(a)) return a;
+    if (is_nan(b)) return b;
+    if (a == b) return IsMax ? (signbit_of(a) ? b : a) : (signbit_of(a) ? a : b);
+    return (IsMax ? (a > b) : (a < b)) ? a : b;
+  }
+  __device__ static Out finish(Acc a) { return fin(a); }
+  __device__ static Out empty() { return fin(identity()); }
+
+ private:
+  template <class W> __device__ static bool signbit_of(W x) {
+    if constexpr (std::is_floating_point<W>::value) return signbit(x);
+    else return false;
+  }
+  __device__ static Out fin(Acc a) {
+    if constexpr (T == GPUREDUCE_F16 || T == GPUREDUCE_BF16) {
+      if (is_nan(a)) return E::canonical_nan;
+      if (isinf(a)) return a > 0 ? E::pos_inf : E::neg_inf;
+      return E::narrow(a);
+    } else if constexpr (E::is_float) {
+      return canonical(a);
+    } else {
+      return E::narrow(a);
+    }
+  }
+};
+
+/* ---- argmin and argmax -------------------------------------------------- */
+
+template <class W> struct ValueIndex {
+  W v;
+  uint64_t i;
+};
+
+template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using W = typename E::Wide;
+  using Acc = ValueIndex<W>;
+  using Out = uint64_t;
+  static constexpr bool kOrderFree = true;
+
+  /* Loses to every element: the worst value and the largest index, so an
+   * element equal to it still wins the tie on its lower index. */
+  __device__ static Acc identity() {
+    W worst;
+    if constexpr (E::is_float)
+      worst = IsMax ? (W)-INFINITY : (W)INFINITY;
+    else
+      worst = IsMax ? (W)E::lowest : (W)E::highest;
+    return Acc{worst, UINT64_MAX};
+  }
+  __device__ static Acc lift(In x, uint64_t i) { return Acc{E::widen(x), i}; }
+  /* The first NaN wins; otherwise the better value; ties (-0 == +0
+   * included) go to the lower index.  A total order on (value, index), so
+   * the answer is independent of the order of combination. */
+  __device__ static Acc combine(Acc a, Acc b) {
+    bool an = is_nan(a.v), bn = is_nan(b.v);
+    if (an || bn) {
+      if (an && bn) return a.i < b.i ? a : b;
+      return an ? a : b;
+    }
+    if (IsMax ? (a.v > b.v) : (a.v < b.v)) return a;
+    if (IsMax ? (b.v > a.v) : (b.v < a.v)) return b;
+    return a.i < b.i ? a : b;
+  }
+  __device__ static Out finish(Acc a) { return a.i; }
+  __device__ static Out empty() { return UINT64_MAX; } /* never written */
+};
+
+/* ---- warp shuffles of accumulators --------------------------------------- */
+
+template <class A> __device__ inline A shfl_down(A v, int delta) {
+  return __shfl_down_sync(0xffffffffu, v, delta);
+}
+template <class W>
+__device__ inline ValueIndex<W> shfl_down(ValueIndex<W> v, int delta) {
+  return ValueIndex<W>{__shfl_down_sync(0xffffffffu, v.v, delta),
+                       __shfl_down_sync(0xffffffffu, v.i, delta)};
+}
+
+/* ---- the operation for (type, op, flags) --------------------------------- */
+
+template <gpureduce_type_t T, gpureduce_op_t O, bool F64 = false> struct OpFor;
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM, F64> { using type = SumLike<T, kSum, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_PROD, F64> { using type = SumLike<T, kProd, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_ABS, F64> { using type = SumLike<T, kSumAbs, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_SQUARES, F64> { using type = SumLike<T, kSumSquares, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MIN, F64> { using type = MinMax<T, false>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MAX, F64> { using type = MinMax<T, true>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMIN, F64> { using type = ArgMinMax<T, false>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMAX, F64> { using type = ArgMinMax<T, true>; };
+
+} /* namespace gr */
+
+#endif /* GPUREDUCE_OPS_CUH */

@@ -1,0 +1,296 @@
+/*
+ * reduce_kernel.cuh - the production kernel: one launch for any n.
+ *
+ * What one block does (CUB's layering, in one file):
+ *   block  -> takes groups of 2^group_log2 tiles, grid-stride over groups;
+ *   tile   -> each of the 256 threads is one lane of the reduction order and
+ *             loads its 8 chunks of 16 bytes at once (8 loads in flight),
+ *             folds them, then the block combines the 256 lane values in the
+ *             order's lane tree (shared memory for the levels 128, 64, 32,
+ *             warp shuffles below);
+ *   group  -> warp 0's lane 0 folds tile values into the group's subtree
+ *             with a binary counter and writes the group root;
+ *   grid   -> the last block to finish (threadfence + atomic ticket) combines
+ *             the roots in the tree over group index and writes the result,
+ *             then resets the ticket for the next launch.
+ * Every step follows the order of doc/ORDER.md, so the bits depend on the
+ * element indices only.  Misaligned input is read with aligned 16-byte loads
+ * and funnel shifts; tiles touching either end of the array use scalar
+ * loads, so nothing outside [input, input + n) is read.
+ */
+#ifndef GPUREDUCE_REDUCE_KERNEL_CUH
+#define GPUREDUCE_REDUCE_KERNEL_CUH
+
+#include <cstring>
+
+#include "internal.h"
+#include "ops.cuh"
+
+namespace gr {
+
+constexpr int kThreads = GR_LANES;
+constexpr int kWarps = kThreads / 32;
+constexpr int kChunksPerLane = GR_CHUNKS_PER_LANE;
+constexpr int kStackDepth = 64;
+constexpr int kRootsPerThread = GR_MAX_ROOTS / kThreads; /* 32 */
+static_assert(kThreads == 256, "the lane tree below is written for 256 lanes");
+static_assert(kRootsPerThread == 32, "the root tree below is written for 32");
+
+__device__ __forceinline__ uint4 load_chunk(const uint4 *p) { return __ldg(p); }
+
+/* Fold the V elements of one 16-byte chunk, whose first element has index
+ * `first`, into acc in index order. */
+template <class Op>
+__device__ __forceinline__ void fold_chunk(typename Op::Acc &acc, const uint4 &v,
+                                           uint64_t first) {
+  using In = typename Op::In;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  In e[V];
+  memcpy(e, &v, sizeof e);
+#pragma unroll
+  for (int j = 0; j < V; ++j) acc = Op::combine(acc, Op::lift(e[j], first + j));
+}
+
+/* The 16 bytes starting `m` bytes into the 32 bytes a:b, where m = 4*Q + r/8.
+ * Q is a template argument so that the word selection costs nothing. */
+template <int Q>
+__device__ __forceinline__ uint4 shift_chunk(const uint4 &a, const uint4 &b,
+                                             unsigned rbits) {
+  const uint32_t w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  uint4 o;
+  o.x = __funnelshift_r(w[Q + 0], w[Q + 1], rbits);
+  o.y = __funnelshift_r(w[Q + 1], w[Q + 2], rbits);
+  o.z = __funnelshift_r(w[Q + 2], w[Q + 3], rbits);
+  o.w = __funnelshift_r(w[Q + 3], w[Q + 4], rbits);
+  return o;
+}
+
+/* Lane value of a tile entirely inside the array, 16-byte-aligned input. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc lane_aligned(const uint4 *chunks,
+                                                         uint64_t tile) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+  uint4 v[kChunksPerLane];
+#pragma unroll
+  for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk(chunks + c0 + k * kThreads);
+  typename Op::Acc acc = Op::identity();
+#pragma unroll
+  for (int k = 0; k < kChunksPerLane; ++k)
+    fold_chunk<Op>(acc, v[k], (c0 + (uint64_t)k * kThreads) * V);
+  return acc;
+}
+
+/* Lane value of an interior tile when the input is misaligned by
+ * m = 4*Q + rbits/8 bytes: `blocks` is input - m, 16-byte aligned; chunk c
+ * is the bytes m .. m+15 of blocks c and c+1. */
+template <class Op, int Q>
+__device__ __forceinline__ typename Op::Acc lane_shifted(const uint4 *blocks,
+                                                         uint64_t tile,
+                                                         unsigned rbits) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+  uint4 a[kChunksPerLane], b[kChunksPerLane];
+#pragma unroll
+  for (int k = 0; k < kChunksPerLane; ++k) {
+    a[k] = load_chunk(blocks + c0 + k * kThreads);
+    b[k] = load_chunk(blocks + c0 + k * kThreads + 1);
+  }
+  typename Op::Acc acc = Op::identity();
+#pragma unroll
+  for (int k = 0; k < kChunksPerLane; ++k)
+    fold_chunk<Op>(acc, shift_chunk<Q>(a[k], b[k], rbits),
+                   (c0 + (uint64_t)k * kThreads) * V);
+  return acc;
+}
+
+/* Lane value of a tile that touches an end of the array: scalar loads of
+ * the elements below n only. */
+template <class Op>
+__device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
+                                                   uint64_t n, uint64_t tile) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  typename Op::Acc acc = Op::identity();
+  for (int k = 0; k < kChunksPerLane; ++k) {
+    const uint64_t first = (tile * GR_TILE_CHUNKS + threadIdx.x + (uint64_t)k * kThreads) * V;
+    for (int j = 0; j < V; ++j)
+      if (first + j < n) acc = Op::combine(acc, Op::lift(x[first + j], first + j));
+  }
+  return acc;
+}
+
+/* Combine the 256 lane values in the order's lane tree: lane l with l+s for
+ * s = 128, ..., 1.  Every thread passes its value; the tile value ends in
+ * thread 0.  `buf` is this tile's half of a double buffer, so one barrier
+ * per tile is enough (see the caller). */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc lane_tree(typename Op::Acc acc,
+                                                      typename Op::Acc *buf) {
+  using Acc = typename Op::Acc;
+  buf[threadIdx.x] = acc;
+  __syncthreads();
+  Acc z = Op::identity();
+  if (threadIdx.x < 32) {
+    const int l = threadIdx.x;
+    Acc v[8];
+#pragma unroll
+    for (int m = 0; m < 8; ++m) v[m] = buf[l + 32 * m];
+    /* levels 128, 64, 32 for lanes l, l+32, ..., l+224 */
+    z = Op::combine(Op::combine(Op::combine(v[0], v[4]), Op::combine(v[2], v[6])),
+                    Op::combine(Op::combine(v[1], v[5]), Op::combine(v[3], v[7])));
+#pragma unroll
+    for (int s = 16; s >= 1; s >>= 1) z = Op::combine(z, shfl_down(z, s));
+  }
+  return z;
+}
+
+/* Read a root another block wrote: from L2 (ld.global.cg), never from a
+ * possibly stale L1 line. */
+template <class Acc> __device__ __forceinline__ Acc load_root(const Acc *p) {
+  static_assert(sizeof(Acc) == 4 || sizeof(Acc) == 8 || sizeof(Acc) == 16, "root size");
+  Acc v;
+  if constexpr (sizeof(Acc) == 16) {
+    const uint4 w = __ldcg(reinterpret_cast<const uint4 *>(p));
+    memcpy(&v, &w, 16);
+  } else if constexpr (sizeof(Acc) == 8) {
+    const unsigned long long w = __ldcg(reinterpret_cast<const unsigned long long *>(p));
+    memcpy(&v, &w, 8);
+  } else {
+    const unsigned w = __ldcg(reinterpret_cast<const unsigned *>(p));
+    memcpy(&v, &w, 4);
+  }
+  return v;
+}
+
+/* The complete binary tree over the first `count` values of `roots`
+ * (identity beyond), computed by the whole block; the result lands in
+ * thread 0.  Thread t owns slots 32t .. 32t+31; slots pair as (2i, 2i+1),
+ * then pairs of pairs, and so on, across threads and warps. */
+template <class Op>
+__device__ typename Op::Acc root_tree(const typename Op::Acc *roots, uint64_t count,
+                                      typename Op::Acc *warp_vals) {
+  using Acc = typename Op::Acc;
+  Acc g[4];
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    Acc v[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const uint64_t slot = (uint64_t)threadIdx.x * kRootsPerThread + q * 8 + i;
+      v[i] = slot < count ? load_root(roots + slot) : Op::identity();
+    }
+    g[q] = Op::combine(Op::combine(Op::combine(v[0], v[1]), Op::combine(v[2], v[3])),
+                       Op::combine(Op::combine(v[4], v[5]), Op::combine(v[6], v[7])));
+  }
+  Acc t = Op::combine(Op::combine(g[0], g[1]), Op::combine(g[2], g[3]));
+#pragma unroll
+  for (int s = 1; s < 32; s <<= 1) t = Op::combine(t, shfl_down(t, s));
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) warp_vals[warp] = t;
+  __syncthreads();
+  if (warp == 0) {
+    t = lane < kWarps ? warp_vals[lane] : Op::identity();
+#pragma unroll
+    for (int s = 1; s < kWarps; s <<= 1) t = Op::combine(t, shfl_down(t, s));
+  }
+  return t;
+}
+
+template <class Op>
+__global__ void __launch_bounds__(kThreads)
+reduce_kernel(const gr_kernel_params p) {
+  using Acc = typename Op::Acc;
+  using In = typename Op::In;
+  using Out = typename Op::Out;
+  __shared__ Acc buf[2][kThreads];
+  __shared__ Acc stack[kStackDepth];
+  __shared__ Acc warp_vals[kWarps];
+  __shared__ bool is_last;
+
+  const In *x = static_cast<const In *>(p.input);
+  Acc *roots = static_cast<Acc *>(p.roots);
+  const unsigned q = p.misalign / 4, rbits = (p.misalign % 4) * 8;
+  const uint4 *blocks = reinterpret_cast<const uint4 *>(
+      static_cast<const char *>(p.input) - p.misalign);
+  const uint64_t bytes = p.n * sizeof(In) + p.misalign; /* from `blocks` */
+  const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
+  int parity = 0;
+
+  for (uint64_t group = blockIdx.x; group < p.groups; group += gridDim.x) {
+    const uint64_t t0 = group * group_tiles;
+    const uint64_t t1 = min(t0 + group_tiles, p.tiles);
+    for (uint64_t tile = t0; tile < t1; ++tile) {
+      Acc acc;
+      /* interior: every chunk's 16-byte blocks lie inside the input */
+      const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (p.misalign ? 1 : 0);
+      const bool interior = (p.misalign == 0 || tile > 0) && end_block * 16 <= bytes;
+      if (!interior) {
+        acc = lane_edge<Op>(x, p.n, tile);
+      } else if (p.misalign == 0) {
+        acc = lane_aligned<Op>(blocks, tile);
+      } else {
+        switch (q) {
+          case 0: acc = lane_shifted<Op, 0>(blocks, tile, rbits); break;
+          case 1: acc = lane_shifted<Op, 1>(blocks, tile, rbits); break;
+          case 2: acc = lane_shifted<Op, 2>(blocks, tile, rbits); break;
+          default: acc = lane_shifted<Op, 3>(blocks, tile, rbits); break;
+        }
+      }
+      Acc v = lane_tree<Op>(acc, buf[parity]);
+      parity ^= 1;
+      if (threadIdx.x == 0) {
+        /* binary counter: merge the finished subtrees to the left */
+        uint64_t i = tile - t0;
+        int level = 0;
+        for (; i & 1; i >>= 1, ++level) v = Op::combine(stack[level], v);
+        stack[level] = v;
+      }
+    }
+    if (threadIdx.x == 0) {
+      /* fold what is left of the counter, smallest subtree first */
+      uint64_t count = t1 - t0;
+      Acc r = Op::identity();
+      bool have = false;
+      for (int level = 0; count; count >>= 1, ++level) {
+        if (count & 1) {
+          r = have ? Op::combine(stack[level], r) : stack[level];
+          have = true;
+        }
+      }
+      if (gridDim.x == 1 && p.groups == 1) {
+        reinterpret_cast<Out *>(p.output)[0] = Op::finish(r);
+      } else {
+        roots[group] = r;
+      }
+    }
+  }
+
+  if (p.groups <= 1 && gridDim.x == 1) {
+    if (p.groups == 0 && threadIdx.x == 0)
+      *static_cast<Out *>(p.output) = Op::empty();
+    return;
+  }
+  if (gridDim.x > 1) {
+    if (threadIdx.x == 0) {
+      __threadfence(); /* this block's roots before its ticket */
+      is_last = atomicAdd(p.ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!is_last) return;
+    __threadfence(); /* everyone's roots after the ticket */
+  } else {
+    __syncthreads();
+  }
+  Acc r = root_tree<Op>(roots, p.groups, warp_vals);
+  if (threadIdx.x == 0) {
+    if (p.groups == 0)
+      *static_cast<Out *>(p.output) = Op::empty();
+    else
+      *static_cast<Out *>(p.output) = Op::finish(r);
+    if (gridDim.x > 1) *p.ticket = 0u;
+  }
+}
+
+} /* namespace gr */
+
+#endif /* GPUREDUCE_REDUCE_KERNEL_CUH */
