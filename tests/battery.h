@@ -1,0 +1,99 @@
+/*
+ * battery.h - the reduction tests both backends must pass, written once and
+ * run by test-host (host memory, GPUREDUCE_DEVICE_HOST) and test-cuda
+ * (device memory, CUDA device 0).
+ *
+ * A backend says how to create its handle and how to move bytes between
+ * the test's host buffers and the memory its handle reduces.  Every test
+ * compares with references computed on the host by the test itself
+ * (testutil.h), never with the library's own code.
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ */
+#ifndef GPUREDUCE_BATTERY_H
+#define GPUREDUCE_BATTERY_H
+
+#include "testutil.h"
+
+struct tu_backend {
+  const char *name;
+  int device; /* the gpureduce_create() argument */
+  /* Memory the handle reduces, 256-byte aligned; fails the test if it
+   * cannot.  `release` of NULL is a no-op. */
+  void *(*alloc)(size_t bytes);
+  void (*release)(void *p);
+  /* Copies in and out (synchronous: `get` returns after the enqueued
+   * reductions finished). */
+  void (*put)(void *dst, const void *src_host, size_t bytes);
+  void (*get)(void *dst_host, const void *src, size_t bytes);
+};
+
+/* Select the backend; call before running the group. */
+void battery_use(const struct tu_backend *backend);
+/* Group setup and teardown: print the seed, create and destroy the
+ * handle of the backend. */
+int battery_setup(void **state);
+int battery_teardown(void **state);
+/* The battery's handle (valid between setup and teardown). */
+gpureduce_handle_t battery_handle(void);
+
+/*
+ * Reduce the n elements at host address x on the backend: the data is
+ * copied `offset` elements past a 256-byte aligned address, every other
+ * byte of the input buffer holding copies of `poison` (an element
+ * pattern); the output lies at the start of a buffer whose following 32
+ * bytes are a canary.  The result (result_bytes) lands in *out; the
+ * canary is checked, and on an error status the result bytes are checked
+ * to be untouched.
+ */
+gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type,
+                                  gpureduce_op_t op, unsigned flags, size_t offset,
+                                  uint64_t poison, uint64_t *out);
+
+/* Test data. */
+enum bt_gen {
+  G_WIDE,  /* floats: mixed signs, exponents over +-24 binades (f16: its whole
+            * finite range), some +-0 and subnormals; integers: random bits
+            * and some extremes */
+  G_INF,   /* G_WIDE and a few infinities */
+  G_NEAR1, /* floats within 1/64 of 1, symmetric (products) */
+  G_POOL,  /* a few values, many ties (+-0 among the floats) */
+  G_ODD    /* integers: odd random values (products stay nonzero mod 2^64) */
+};
+void bt_fill(tu_rng *r, gpureduce_type_t type, enum bt_gen g, void *x, size_t n);
+
+/* Compare a result with the battery's references (exact, or the order of
+ * doc/ORDER.md bit for bit and the stated error bound); `what` describes
+ * the case. */
+void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                        unsigned flags, uint64_t got, const char *what);
+
+/* The tests; BATTERY_TESTS lists them for a CMUnitTest array. */
+void bt_empty_inputs(void **state);
+void bt_integers_random(void **state);
+void bt_float_min_max_random(void **state);
+void bt_float_sums_random(void **state);
+void bt_float_products_random(void **state);
+void bt_nan_positions(void **state);
+void bt_all_nan(void **state);
+void bt_signed_zeros(void **state);
+void bt_infinities(void **state);
+void bt_ties(void **state);
+void bt_half_subnormals(void **state);
+void bt_offsets_and_poison(void **state);
+void bt_order_example(void **state);
+void bt_order_tiles(void **state);
+void bt_errors_leave_output(void **state);
+
+#define BATTERY_TESTS                                                             \
+  cmocka_unit_test(bt_empty_inputs), cmocka_unit_test(bt_integers_random),        \
+      cmocka_unit_test(bt_float_min_max_random),                                  \
+      cmocka_unit_test(bt_float_sums_random),                                     \
+      cmocka_unit_test(bt_float_products_random),                                 \
+      cmocka_unit_test(bt_nan_positions), cmocka_unit_test(bt_all_nan),           \
+      cmocka_unit_test(bt_signed_zeros), cmocka_unit_test(bt_infinities),         \
+      cmocka_unit_test(bt_ties), cmocka_unit_test(bt_half_subnormals),            \
+      cmocka_unit_test(bt_offsets_and_poison), cmocka_unit_test(bt_order_example), \
+      cmocka_unit_test(bt_order_tiles), cmocka_unit_test(bt_errors_leave_output)
+
+#endif /* GPUREDUCE_BATTERY_H */
