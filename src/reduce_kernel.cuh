@@ -24,6 +24,7 @@
 #include <cstring>
 
 #include "internal.h"
+#include "lane.cuh"
 #include "ops.cuh"
 
 namespace gr {
@@ -32,23 +33,25 @@ constexpr int kThreads = GR_LANES;
 constexpr int kWarps = kThreads / 32;
 constexpr int kChunksPerLane = GR_CHUNKS_PER_LANE;
 constexpr int kStackDepth = 64;
-constexpr int kRootsPerThread = GR_MAX_ROOTS / kThreads; /* 32 */
+/* Tell ptxas to budget registers for 3 resident blocks (85 per thread).
+ * Without it ptxas aims at full occupancy (32 registers), and to stay
+ * there it issues each 16-byte load just before its first use: two or
+ * three loads in flight instead of eight.  Measured on the H200
+ * (2026-11-30, reduce-bench --sweep, f32 sum): 68.6 us at n = 2^26 with
+ * the interleaved schedule, against 62.6 us for the read-only probe. */
+constexpr int kMinBlocksPerSm = 3;
 static_assert(kThreads == 256, "the lane tree below is written for 256 lanes");
-static_assert(kRootsPerThread == 32, "the root tree below is written for 32");
+static_assert(GR_MAX_ROOTS == 32 * kThreads, "the root tree reads at most 32 roots a thread");
 
 __device__ __forceinline__ uint4 load_chunk(const uint4 *p) { return __ldg(p); }
 
-/* Fold the V elements of one 16-byte chunk, whose first element has index
- * `first`, into acc in index order. */
-template <class Op>
-__device__ __forceinline__ void fold_chunk(typename Op::Acc &acc, const uint4 &v,
-                                           uint64_t first) {
-  using In = typename Op::In;
-  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
-  In e[V];
-  memcpy(e, &v, sizeof e);
-#pragma unroll
-  for (int j = 0; j < V; ++j) acc = Op::combine(acc, Op::lift(e[j], first + j));
+/* Run f(std::integral_constant<int, K>) for K = 0 .. N-1, unrolled, so
+ * that each chunk's position is a compile-time constant. */
+template <int K, int N, class F> __device__ __forceinline__ void static_for(F &&f) {
+  if constexpr (K < N) {
+    f(std::integral_constant<int, K>{});
+    static_for<K + 1, N>(f);
+  }
 }
 
 /* The 16 bytes starting `m` bytes into the 32 bytes a:b, where m = 4*Q + r/8.
@@ -69,16 +72,17 @@ __device__ __forceinline__ uint4 shift_chunk(const uint4 &a, const uint4 &b,
 template <class Op>
 __device__ __forceinline__ typename Op::Acc lane_aligned(const uint4 *chunks,
                                                          uint64_t tile) {
+  using L = typename LaneFor<Op>::type;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
   uint4 v[kChunksPerLane];
 #pragma unroll
   for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk(chunks + c0 + k * kThreads);
-  typename Op::Acc acc = Op::identity();
-#pragma unroll
-  for (int k = 0; k < kChunksPerLane; ++k)
-    fold_chunk<Op>(acc, v[k], (c0 + (uint64_t)k * kThreads) * V);
-  return acc;
+  typename L::State s = L::init();
+  static_for<0, kChunksPerLane>([&](auto k) {
+    L::template chunk<k.value>(s, v[k.value], (c0 + (uint64_t)k.value * kThreads) * V);
+  });
+  return L::finish(s, c0);
 }
 
 /* Lane value of an interior tile when the input is misaligned by
@@ -90,18 +94,19 @@ __device__ __forceinline__ typename Op::Acc lane_shifted(const uint4 *blocks,
                                                          unsigned rbits) {
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+  using L = typename LaneFor<Op>::type;
   uint4 a[kChunksPerLane], b[kChunksPerLane];
 #pragma unroll
   for (int k = 0; k < kChunksPerLane; ++k) {
     a[k] = load_chunk(blocks + c0 + k * kThreads);
     b[k] = load_chunk(blocks + c0 + k * kThreads + 1);
   }
-  typename Op::Acc acc = Op::identity();
-#pragma unroll
-  for (int k = 0; k < kChunksPerLane; ++k)
-    fold_chunk<Op>(acc, shift_chunk<Q>(a[k], b[k], rbits),
-                   (c0 + (uint64_t)k * kThreads) * V);
-  return acc;
+  typename L::State s = L::init();
+  static_for<0, kChunksPerLane>([&](auto k) {
+    L::template chunk<k.value>(s, shift_chunk<Q>(a[k.value], b[k.value], rbits),
+                               (c0 + (uint64_t)k.value * kThreads) * V);
+  });
+  return L::finish(s, c0);
 }
 
 /* Lane value of a tile that touches an end of the array: scalar loads of
@@ -164,19 +169,24 @@ template <class Acc> __device__ __forceinline__ Acc load_root(const Acc *p) {
 
 /* The complete binary tree over the first `count` values of `roots`
  * (identity beyond), computed by the whole block; the result lands in
- * thread 0.  Thread t owns slots 32t .. 32t+31; slots pair as (2i, 2i+1),
+ * thread 0.  Thread t owns the `per` slots t*per .. t*per+per-1 (per = 8,
+ * 16 or 32, a power of two, so each thread's slots are a subtree): one,
+ * two or four rounds of eight loads in flight.  Slots pair as (2i, 2i+1),
  * then pairs of pairs, and so on, across threads and warps. */
 template <class Op>
 __device__ typename Op::Acc root_tree(const typename Op::Acc *roots, uint64_t count,
                                       typename Op::Acc *warp_vals) {
   using Acc = typename Op::Acc;
-  Acc g[4];
+  const int rounds = count <= 8u * kThreads ? 1 : count <= 16u * kThreads ? 2 : 4;
+  const uint64_t first = (uint64_t)threadIdx.x * 8 * rounds;
+  Acc g[4] = {Op::identity(), Op::identity(), Op::identity(), Op::identity()};
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
+    if (q >= rounds) break;
     Acc v[8];
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-      const uint64_t slot = (uint64_t)threadIdx.x * kRootsPerThread + q * 8 + i;
+      const uint64_t slot = first + q * 8 + i;
       v[i] = slot < count ? load_root(roots + slot) : Op::identity();
     }
     g[q] = Op::combine(Op::combine(Op::combine(v[0], v[1]), Op::combine(v[2], v[3])),
@@ -197,7 +207,7 @@ __device__ typename Op::Acc root_tree(const typename Op::Acc *roots, uint64_t co
 }
 
 template <class Op>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
 reduce_kernel(const gr_kernel_params p) {
   using Acc = typename Op::Acc;
   using In = typename Op::In;

@@ -104,6 +104,12 @@ static const char *const usage_text[] = {
     "                    backend: up to 2^26) on random data: gpureduce, CUB,",
     "                    the probe and, for the f32 sum, an atomic",
     "                    (nondeterministic) kernel",
+    "  --tune            measure the fastest block count of every size bucket",
+    "                    for --op and --type (gpureduce_autotune), print default",
+    "                    and tuned counts and times, save them in the tuning",
+    "                    cache and exit",
+    "  --blocks B        launch gpureduce with B blocks at every size (it",
+    "                    changes no result, only speed; gpureduce_set_blocks)",
     "  --csv             print comma-separated values: a header line, one line",
     "                    per row",
     "  --json            print one JSON object",
@@ -198,6 +204,8 @@ struct options {
   int repeat_given;
   int sweep;
   int check;
+  int tune;
+  unsigned blocks; /* 0: the library's choice */
 };
 
 static int parse_decimal(const char **p, uint64_t *v) {
@@ -317,6 +325,8 @@ enum {
   OPT_ONLY,
   OPT_REPEAT,
   OPT_SWEEP,
+  OPT_TUNE,
+  OPT_BLOCKS,
   OPT_CSV,
   OPT_JSON,
   OPT_NO_CHECK,
@@ -335,6 +345,8 @@ static const struct option long_options[] = {
     {"only", required_argument, NULL, OPT_ONLY},
     {"repeat", required_argument, NULL, OPT_REPEAT},
     {"sweep", no_argument, NULL, OPT_SWEEP},
+    {"tune", no_argument, NULL, OPT_TUNE},
+    {"blocks", required_argument, NULL, OPT_BLOCKS},
     {"csv", no_argument, NULL, OPT_CSV},
     {"json", no_argument, NULL, OPT_JSON},
     {"no-check", no_argument, NULL, OPT_NO_CHECK},
@@ -384,6 +396,11 @@ static void check_options(struct options *o) {
         "not to %s %s",
         gpureduce_type_name(o->type), gpureduce_op_name(o->op));
   if (o->sweep && o->n_given) usage_error("--n and --sweep: the sweep has its own sizes");
+  if (o->tune && (o->sweep || o->only_given || o->blocks || o->offset))
+    usage_error("--tune: only --op, --type, --f64-accumulate, --n (the largest size), "
+                "--device and the output format apply");
+  if (o->tune && o->backend == BACKEND_HOST)
+    usage_error("--tune: block counts are for CUDA devices, not the host backend");
   if (o->sweep && o->only_given)
     usage_error("--only selects ladder rows; it does not apply to --sweep");
   if (o->only_given && (o->only & RUNG_ROWS) && !is_plain_f32_sum(o))
@@ -418,6 +435,8 @@ static void parse_options(int argc, char **argv, struct options *o) {
         o->repeat = option_int("repeat", optarg, 1, 100000), o->repeat_given = 1;
         break;
       case OPT_SWEEP: o->sweep = 1; break;
+      case OPT_TUNE: o->tune = 1; break;
+      case OPT_BLOCKS: o->blocks = (unsigned)option_int("blocks", optarg, 1, 2147483647); break;
       case OPT_CSV: o->format = FORMAT_CSV, ++format_options; break;
       case OPT_JSON: o->format = FORMAT_JSON, ++format_options; break;
       case OPT_NO_CHECK: o->check = 0; break;
@@ -1133,7 +1152,7 @@ struct run {
   const char *mode; /* "ladder", "single" or "sweep" */
   double limit_gbs; /* 0: not measured */
   unsigned limit_grid;
-  char head[4][200]; /* lines under the device line */
+  char head[6][200]; /* lines under the device line */
   int nhead;
   char notes[MAX_NOTES][200];
   int nnotes;
@@ -1153,7 +1172,7 @@ static void add_note(struct run *run, const char *fmt, ...) {
 
 static void add_head(struct run *run, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static void add_head(struct run *run, const char *fmt, ...) {
-  if (run->nhead == 4) return;
+  if (run->nhead == (int)(sizeof run->head / sizeof run->head[0])) return;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(run->head[run->nhead++], sizeof run->head[0], fmt, ap);
@@ -1664,8 +1683,31 @@ static void ladder_notes(struct run *run, const struct input *in) {
     add_note(run, "the ladder rungs v1..v6 are f32 sum only: rows gpureduce, cub, probe");
 }
 
+/* --blocks: the block count for n's size bucket (nothing else changes). */
+static void apply_blocks(struct run *run, size_t n) {
+  const struct options *o = run->opt;
+  if (!run->cuda || !o->blocks) return;
+  const gpureduce_status_t s = gpureduce_set_blocks(run->h, o->type, o->op, o->flags, n, o->blocks);
+  if (s != GPUREDUCE_SUCCESS) library_failed(run->h, s, "gpureduce_set_blocks");
+}
+
+/* A header line: the blocks gpureduce launches at n and where they come from. */
+static void describe_blocks(struct run *run, size_t n) {
+  const struct options *o = run->opt;
+  unsigned blocks = 0;
+  int tuned = 0;
+  if (!run->cuda || gpureduce_get_blocks(run->h, o->type, o->op, o->flags, n, &blocks, &tuned) !=
+                        GPUREDUCE_SUCCESS)
+    return;
+  add_head(run, "gpureduce: %u blocks of %d threads at this n (%s)", blocks,
+           GPUREDUCE_ORDER_LANES,
+           o->blocks ? "--blocks" : tuned ? "tuned, from the tuning cache" : "the model's default");
+}
+
 static int run_ladder_cuda(struct run *run) {
   const struct options *o = run->opt;
+  apply_blocks(run, o->n);
+  describe_blocks(run, o->n);
   const struct timing tm = {WARMUP_CALLS, o->repeat, 1};
   struct ladder_row rows[ROW_COUNT];
   int nrows = 0;
@@ -1912,6 +1954,7 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
   memset(p, 0, sizeof *p);
   p->n = n;
   progress(" n=%s ...", label_n(n, nl, sizeof nl));
+  apply_blocks(sc->run, n);
   p->gr_ms = median_ms(ck, &sc->tm, run_reduce, &call);
   if (sc->cub) {
     struct cub_call cc = {sc->cub, sc->in.x, n};
@@ -1964,6 +2007,7 @@ static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, s
 
 static void sweep_notes(struct run *run, const struct sweep_ctx *sc) {
   const struct options *o = run->opt;
+  if (o->blocks) add_note(run, "gpureduce: %u blocks at every n (--blocks)", o->blocks);
   add_note(run, "input: random values made %s by a hash of (seed, index), one buffer reused",
            run->cuda ? "on the device" : "on the host");
   add_note(run,
@@ -2069,6 +2113,88 @@ static int run_sweep(struct run *run) {
   return run->wrong ? EXIT_WRONG : EXIT_OK;
 }
 
+/* ---- --tune ---------------------------------------------------------------------- */
+
+enum { TC_N_LABEL, TC_N, TC_DEF_BLOCKS, TC_DEF_US, TC_TUNED_BLOCKS, TC_TUNED_US, TC_NOISE,
+       TC_GAIN, TC_COUNT };
+
+static const struct column tune_columns[TC_COUNT] = {
+    [TC_N_LABEL] = {"n_label", "n", 0, SHOW_TEXT, 1},
+    [TC_N] = {"n", "elements", 0, SHOW_ALL, 0},
+    [TC_DEF_BLOCKS] = {"default_blocks", "default blocks", 0, SHOW_ALL, 0},
+    [TC_DEF_US] = {"default_us", "default us", 2, SHOW_ALL, 0},
+    [TC_TUNED_BLOCKS] = {"tuned_blocks", "tuned blocks", 0, SHOW_ALL, 0},
+    [TC_TUNED_US] = {"tuned_us", "tuned us", 2, SHOW_ALL, 0},
+    [TC_NOISE] = {"noise_us", "noise us", 2, SHOW_ALL, 0},
+    [TC_GAIN] = {"speedup", "speedup", 3, SHOW_ALL, 0},
+};
+
+static const char *cache_state_text(gpureduce_tune_cache_t s) {
+  switch (s) {
+    case GPUREDUCE_TUNE_CACHE_ABSENT: return "no cache file";
+    case GPUREDUCE_TUNE_CACHE_LOADED: return "loaded";
+    case GPUREDUCE_TUNE_CACHE_DISABLED: return "disabled (GPUREDUCE_TUNE=off)";
+    case GPUREDUCE_TUNE_CACHE_FOREIGN: return "ignored: made for another device, driver or version";
+    case GPUREDUCE_TUNE_CACHE_CORRUPT: return "ignored: corrupt";
+    case GPUREDUCE_TUNE_CACHE_UNREADABLE: return "ignored: unreadable";
+  }
+  return "unknown";
+}
+
+/* A header line: what the handle found in the tuning cache. */
+static void describe_cache(struct run *run) {
+  gpureduce_tune_cache_t state;
+  const char *path = NULL;
+  if (!run->cuda || gpureduce_tune_cache_state(run->h, &state, &path) != GPUREDUCE_SUCCESS) return;
+  add_head(run, "tuning cache: %s%s%s", cache_state_text(state), path ? ", " : "",
+           path ? path : "");
+}
+
+static int run_tune(struct run *run) {
+  const struct options *o = run->opt;
+  gpureduce_tune_row_t rows[64];
+  size_t count = 0;
+  struct table t;
+  run->mode = "tune";
+  progress(" tuning %s %s ...", gpureduce_type_name(o->type), gpureduce_op_name(o->op));
+  const double t0 = host_now_ms();
+  const gpureduce_status_t s = gpureduce_autotune(run->h, o->type, o->op, o->flags,
+                                                  o->n_given ? o->n : 0, rows, 64, &count);
+  const double seconds = (host_now_ms() - t0) / 1e3;
+  progress(" ");
+  if (s != GPUREDUCE_SUCCESS && s != GPUREDUCE_ERROR_TUNE_CACHE)
+    library_failed(run->h, s, "gpureduce_autotune");
+  table_init(&t, tune_columns, TC_COUNT);
+  for (size_t i = 0; i < count && i < 64; ++i) {
+    struct row *r = table_add(&t);
+    char nl[32];
+    set_text(r, TC_N_LABEL, "%s", label_n(rows[i].n, nl, sizeof nl));
+    set_num(r, TC_N, (double)rows[i].n);
+    set_num(r, TC_DEF_BLOCKS, rows[i].default_blocks);
+    set_num(r, TC_DEF_US, rows[i].default_us);
+    set_num(r, TC_TUNED_BLOCKS, rows[i].tuned_blocks);
+    set_num(r, TC_TUNED_US, rows[i].tuned_us);
+    set_num(r, TC_NOISE, rows[i].noise_us);
+    set_num(r, TC_GAIN, rows[i].tuned_us > 0 ? rows[i].default_us / rows[i].tuned_us : 0.0);
+  }
+  gpureduce_tune_cache_t state;
+  const char *path = NULL;
+  gpureduce_tune_cache_state(run->h, &state, &path);
+  add_summary(run, "tuned %zu size buckets in %.1f s; %s", count, seconds,
+              s == GPUREDUCE_SUCCESS
+                  ? (getenv("GPUREDUCE_TUNE") && !strcmp(getenv("GPUREDUCE_TUNE"), "off")
+                         ? "not saved (GPUREDUCE_TUNE=off)"
+                         : "saved in the tuning cache")
+                  : gpureduce_last_message(run->h));
+  if (path) add_note(run, "cache file: %s", path);
+  add_note(run, "time: median per call of 10 timed batches (CUDA events); a tuned count "
+                "replaces the default only when faster by more than the noise (half the "
+                "interquartile range of the default's batches)");
+  print_report(run, &t);
+  table_free(&t);
+  return s == GPUREDUCE_SUCCESS ? EXIT_OK : EXIT_WRONG;
+}
+
 /* ---- main ----------------------------------------------------------------------- */
 
 /* CUDA or host, by --backend and what the machine has. */
@@ -2097,6 +2223,7 @@ static void open_run(struct run *run, const struct options *o) {
   const gpureduce_status_t s =
       gpureduce_create(&run->h, run->cuda ? o->device : GPUREDUCE_DEVICE_HOST);
   if (s != GPUREDUCE_SUCCESS) library_failed(NULL, s, "gpureduce_create");
+  describe_cache(run);
 }
 
 static void close_run(struct run *run) {
@@ -2117,8 +2244,11 @@ int main(int argc, char **argv) {
     o.repeat = LADDER_MIN_REPEAT;
   }
   open_run(&run, &o);
+  if (o.tune && !run.cuda) fatal(EXIT_NO_DEVICE, "--tune needs a CUDA device");
   int status;
-  if (o.sweep)
+  if (o.tune)
+    status = run_tune(&run);
+  else if (o.sweep)
     status = run_sweep(&run);
   else if (run.cuda)
     status = run_ladder_cuda(&run);
