@@ -39,7 +39,13 @@ constexpr int kStackDepth = 64;
  * three loads in flight instead of eight.  Measured on the H200
  * (2026-11-30, reduce-bench --sweep, f32 sum): 68.6 us at n = 2^26 with
  * the interleaved schedule, against 62.6 us for the read-only probe. */
-constexpr int kMinBlocksPerSm = 3;
+#ifndef GR_MIN_BLOCKS_PER_SM
+#define GR_MIN_BLOCKS_PER_SM 3
+#endif
+constexpr int kMinBlocksPerSm = GR_MIN_BLOCKS_PER_SM;
+#ifndef GR_PREFETCH
+#define GR_PREFETCH 1
+#endif
 static_assert(kThreads == 256, "the lane tree below is written for 256 lanes");
 static_assert(GR_MAX_ROOTS == 32 * kThreads, "the root tree reads at most 32 roots a thread");
 
@@ -68,16 +74,21 @@ __device__ __forceinline__ uint4 shift_chunk(const uint4 &a, const uint4 &b,
   return o;
 }
 
-/* Lane value of a tile entirely inside the array, 16-byte-aligned input. */
+/* The 8 chunks lane threadIdx.x owns in a tile of 16-byte-aligned input. */
+__device__ __forceinline__ void load_lane(const uint4 *chunks, uint64_t tile,
+                                          uint4 (&v)[kChunksPerLane]) {
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk(chunks + c0 + k * kThreads);
+}
+
+/* Lane value of an interior tile from its loaded chunks. */
 template <class Op>
-__device__ __forceinline__ typename Op::Acc lane_aligned(const uint4 *chunks,
-                                                         uint64_t tile) {
+__device__ __forceinline__ typename Op::Acc fold_lane(const uint4 (&v)[kChunksPerLane],
+                                                      uint64_t tile) {
   using L = typename LaneFor<Op>::type;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
-  uint4 v[kChunksPerLane];
-#pragma unroll
-  for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk(chunks + c0 + k * kThreads);
   typename L::State s = L::init();
   static_for<0, kChunksPerLane>([&](auto k) {
     L::template chunk<k.value>(s, v[k.value], (c0 + (uint64_t)k.value * kThreads) * V);
@@ -225,19 +236,37 @@ reduce_kernel(const gr_kernel_params p) {
   const uint64_t bytes = p.n * sizeof(In) + p.misalign; /* from `blocks` */
   const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
   int parity = 0;
+  /* interior: every chunk's 16-byte blocks lie inside the input */
+  auto interior = [&](uint64_t tile) {
+    const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (p.misalign ? 1 : 0);
+    return (p.misalign == 0 || tile > 0) && end_block * 16 <= bytes;
+  };
+  /* Aligned input: the next interior tile of this block is loaded before
+   * the current one is folded and combined, so loads stay in flight while
+   * the block computes (registers for two tiles: 64 of the 85 budgeted). */
+  uint4 cur[kChunksPerLane], next[kChunksPerLane];
+  bool have_next = false;
 
   for (uint64_t group = blockIdx.x; group < p.groups; group += gridDim.x) {
     const uint64_t t0 = group * group_tiles;
     const uint64_t t1 = min(t0 + group_tiles, p.tiles);
     for (uint64_t tile = t0; tile < t1; ++tile) {
       Acc acc;
-      /* interior: every chunk's 16-byte blocks lie inside the input */
-      const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (p.misalign ? 1 : 0);
-      const bool interior = (p.misalign == 0 || tile > 0) && end_block * 16 <= bytes;
-      if (!interior) {
+      if (!interior(tile)) {
         acc = lane_edge<Op>(x, p.n, tile);
       } else if (p.misalign == 0) {
-        acc = lane_aligned<Op>(blocks, tile);
+        if (have_next) {
+#pragma unroll
+          for (int k = 0; k < kChunksPerLane; ++k) cur[k] = next[k];
+        } else {
+          load_lane(blocks, tile, cur);
+        }
+        const uint64_t after = tile + 1 < t1 ? tile + 1
+                               : group + gridDim.x < p.groups ? (group + gridDim.x) * group_tiles
+                                                              : p.tiles;
+        have_next = GR_PREFETCH && after < p.tiles && interior(after);
+        if (have_next) load_lane(blocks, after, next);
+        acc = fold_lane<Op>(cur, tile);
       } else {
         switch (q) {
           case 0: acc = lane_shifted<Op, 0>(blocks, tile, rbits); break;
