@@ -87,11 +87,15 @@ template <class Op, bool IsMax> struct FloatMinMaxLane {
     constexpr int V = kChunkElems(sizeof(In));
     In e[V];
     memcpy(e, &v, sizeof e);
+    Key k[V];
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-      const Key k = order_key(Op::E::widen(e[j]), kNan);
-      s = IsMax ? max(s, k) : min(s, k);
-    }
+    for (int j = 0; j < V; ++j) k[j] = order_key(Op::E::widen(e[j]), kNan);
+#pragma unroll
+    for (int step = 1; step < V; step *= 2)
+#pragma unroll
+      for (int j = 0; j + step < V; j += 2 * step)
+        k[j] = IsMax ? max(k[j], k[j + step]) : min(k[j], k[j + step]);
+    s = IsMax ? max(s, k[0]) : min(s, k[0]);
   }
   __device__ static typename Op::Acc finish(const State &s, uint64_t) {
     /* the NaN key is the largest (smallest) integer: a NaN pattern */
@@ -100,9 +104,12 @@ template <class Op, bool IsMax> struct FloatMinMaxLane {
 };
 
 /* ARGMIN and ARGMAX of any element type: the best value so far and its
- * position in the tile (chunk K, element j: K*V + j); the lane's indices
- * only grow, so a tie keeps the earlier element, and once a NaN is held
- * nothing replaces it (the first NaN). */
+ * position in the tile (chunk K, element j: K*V + j).  Each chunk is first
+ * reduced by a small tree (depth log2 V instead of a chain of V), then
+ * merged into the lane's best.  take(a, b), with b after a in the array,
+ * says whether b replaces a: a NaN is never replaced and replaces any
+ * number (the first NaN wins), otherwise only a strictly better value
+ * wins (ties keep the earlier element). */
 template <class Op, bool IsMax> struct ArgLane {
   using In = typename Op::In;
   using W = typename Op::W;
@@ -110,23 +117,37 @@ template <class Op, bool IsMax> struct ArgLane {
     W best;
     int pos;
   };
+  __device__ static bool take(W a, W b) {
+    return !is_nan(a) && (is_nan(b) || (IsMax ? b > a : b < a));
+  }
   __device__ static State init() { return State{W(), -1}; }
   template <int K>
   __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
     constexpr int V = kChunkElems(sizeof(In));
     In e[V];
     memcpy(e, &v, sizeof e);
+    W val[V];
+    int pos[V];
 #pragma unroll
     for (int j = 0; j < V; ++j) {
-      const W x = Op::E::widen(e[j]);
-      if (K == 0 && j == 0) {
-        s.best = x;
-        s.pos = 0;
-        continue;
+      val[j] = Op::E::widen(e[j]);
+      pos[j] = K * V + j;
+    }
+#pragma unroll
+    for (int step = 1; step < V; step *= 2)
+#pragma unroll
+      for (int j = 0; j + step < V; j += 2 * step) {
+        const bool t = take(val[j], val[j + step]);
+        val[j] = t ? val[j + step] : val[j];
+        pos[j] = t ? pos[j + step] : pos[j];
       }
-      const bool take = !is_nan(s.best) && (is_nan(x) || (IsMax ? x > s.best : x < s.best));
-      s.best = take ? x : s.best;
-      s.pos = take ? K * V + j : s.pos;
+    if (K == 0) {
+      s.best = val[0];
+      s.pos = pos[0];
+    } else {
+      const bool t = take(s.best, val[0]);
+      s.best = t ? val[0] : s.best;
+      s.pos = t ? pos[0] : s.pos;
     }
   }
   __device__ static typename Op::Acc finish(const State &s, uint64_t c0) {

@@ -33,19 +33,32 @@ constexpr int kThreads = GR_LANES;
 constexpr int kWarps = kThreads / 32;
 constexpr int kChunksPerLane = GR_CHUNKS_PER_LANE;
 constexpr int kStackDepth = 64;
-/* Tell ptxas to budget registers for 3 resident blocks (85 per thread).
- * Without it ptxas aims at full occupancy (32 registers), and to stay
- * there it issues each 16-byte load just before its first use: two or
- * three loads in flight instead of eight.  Measured on the H200
- * (2026-11-30, reduce-bench --sweep, f32 sum): 68.6 us at n = 2^26 with
- * the interleaved schedule, against 62.6 us for the read-only probe. */
-#ifndef GR_MIN_BLOCKS_PER_SM
-#define GR_MIN_BLOCKS_PER_SM 3
-#endif
-constexpr int kMinBlocksPerSm = GR_MIN_BLOCKS_PER_SM;
-#ifndef GR_PREFETCH
-#define GR_PREFETCH 1
-#endif
+/*
+ * Launch shape of an operation's kernel: the register budget, given to
+ * ptxas as the resident blocks per SM it must allow, and whether aligned
+ * tiles are double-buffered (the block's next tile loaded before the
+ * current one is folded).  Without a budget ptxas aims at full occupancy
+ * (32 registers) and issues each 16-byte load just before its use: two
+ * or three loads in flight instead of eight.
+ *
+ * Measured on the H200 (2026-11-30; reduce-bench --n 2^28 --only lib, one
+ * call, median of 20; % of the 1 GiB read-only probe), three builds side
+ * by side: {3 blocks, no prefetch} / {3, prefetch} / {2, prefetch}:
+ *   f32 sum 97 / 90 / 96    u8 argmin 68 / 58 / 51    i8 sum 73 / 71 / 72
+ *   f32 argmin 72 / 89 / 90  f64 argmin 81 / 98 / 97  f16 argmin 45 / 49 / 49
+ * {3, prefetch} spills (80-register cap with two tiles in registers).  So:
+ * 3 blocks without prefetch, except argmin/argmax of 16-bit and wider
+ * elements, whose per-element compute the prefetch hides: 2 blocks with it.
+ */
+template <class Op> struct KernelShape {
+  static constexpr int min_blocks = 3;
+  static constexpr bool prefetch = false;
+};
+template <gpureduce_type_t T, bool IsMax> struct KernelShape<ArgMinMax<T, IsMax>> {
+  static constexpr bool byte = T == GPUREDUCE_I8 || T == GPUREDUCE_U8;
+  static constexpr int min_blocks = byte ? 3 : 2;
+  static constexpr bool prefetch = !byte;
+};
 static_assert(kThreads == 256, "the lane tree below is written for 256 lanes");
 static_assert(GR_MAX_ROOTS == 32 * kThreads, "the root tree reads at most 32 roots a thread");
 
@@ -218,7 +231,7 @@ __device__ typename Op::Acc root_tree(const typename Op::Acc *roots, uint64_t co
 }
 
 template <class Op>
-__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kThreads, KernelShape<Op>::min_blocks)
 reduce_kernel(const gr_kernel_params p) {
   using Acc = typename Op::Acc;
   using In = typename Op::In;
@@ -241,9 +254,9 @@ reduce_kernel(const gr_kernel_params p) {
     const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (p.misalign ? 1 : 0);
     return (p.misalign == 0 || tile > 0) && end_block * 16 <= bytes;
   };
-  /* Aligned input: the next interior tile of this block is loaded before
-   * the current one is folded and combined, so loads stay in flight while
-   * the block computes (registers for two tiles: 64 of the 85 budgeted). */
+  /* Aligned input with KernelShape<Op>::prefetch: the block's next
+   * interior tile is loaded before the current one is folded and combined,
+   * so loads stay in flight while the block computes. */
   uint4 cur[kChunksPerLane], next[kChunksPerLane];
   bool have_next = false;
 
@@ -264,7 +277,7 @@ reduce_kernel(const gr_kernel_params p) {
         const uint64_t after = tile + 1 < t1 ? tile + 1
                                : group + gridDim.x < p.groups ? (group + gridDim.x) * group_tiles
                                                               : p.tiles;
-        have_next = GR_PREFETCH && after < p.tiles && interior(after);
+        have_next = KernelShape<Op>::prefetch && after < p.tiles && interior(after);
         if (have_next) load_lane(blocks, after, next);
         acc = fold_lane<Op>(cur, tile);
       } else {
