@@ -1,0 +1,227 @@
+#!/bin/sh
+# man-options.sh - the documentation agrees with the code.  Prints TAP.
+#
+#   reduce-bench(1) against `reduce-bench --help': the same options with
+#   the same argument names in OPTIONS, no other option mentioned, the
+#   same exit statuses in EXIT STATUS;
+#   gpureduce(3) against include/gpureduce.h: every prototype, enum value
+#   and constant in SYNOPSIS, every status in ERRORS with its value;
+#   the C example of README and of gpureduce(3) is tests/readme-example.c,
+#   which make check compiles and runs.
+#
+# Run by `make check' (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
+# variables).  Needs no GPU (--help needs none); reads the source tree
+# only, so it works in VPATH builds and under `make distcheck'.
+#
+# Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+
+for v in GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR; do
+  eval "val=\${$v-}"
+  if test -z "$val"; then
+    echo "1..0 # SKIP $v not set: run this test through make check"
+    exit 0
+  fi
+done
+LC_ALL=C
+export LC_ALL
+src=$GR_ABS_TOP_SRCDIR
+bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
+man1=$src/doc/reduce-bench.1
+man3=$src/doc/gpureduce.3
+header=$src/include/gpureduce.h
+example=$src/tests/readme-example.c
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpureduce-man.XXXXXX") || {
+  echo "1..0 # SKIP cannot create a temporary directory"
+  exit 0
+}
+trap 'rm -rf "$tmp"' 0
+trap 'exit 1' HUP INT PIPE TERM
+
+n=0
+# check DESCRIPTION FILE: ok when FILE is empty, else not ok with FILE as
+# diagnostics.
+check ()
+{
+  n=$((n + 1))
+  if test -s "$2"; then
+    echo "not ok $n - $1"
+    sed 's/^/# /' "$2"
+  else
+    echo "ok $n - $1"
+  fi
+}
+
+# roff_text: man(7) source on stdin -> its text, one output line per input
+# line: macro lines (.B, .BI, .TP, ...) become their arguments (joined
+# with spaces for .B and .I, run together for .BI, .BR and the like),
+# other requests become empty lines, and the escapes used in these pages
+# become the characters they stand for.
+roff_text ()
+{
+  awk '
+    function args(s, glue,   out, a, sep) {
+      out = ""; sep = ""
+      while (s != "") {
+        sub(/^[ \t]+/, "", s)
+        if (s == "") break
+        if (substr(s, 1, 1) == "\"") {
+          s = substr(s, 2)
+          i = index(s, "\"")
+          if (i == 0) { a = s; s = "" } else { a = substr(s, 1, i - 1); s = substr(s, i + 1) }
+        } else if (match(s, /^[^ \t]+/)) {
+          a = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1)
+        }
+        out = out sep a; sep = glue
+      }
+      return out
+    }
+    {
+      line = $0
+      if (line ~ /^\.\\"/) { print ""; next }
+      if (line ~ /^\.(B|I|SM|SB)([ \t]|$)/) {
+        sub(/^\.[A-Z]+[ \t]*/, "", line); line = args(line, " ")
+      } else if (line ~ /^\.(BI|BR|IB|IR|RB|RI)([ \t]|$)/) {
+        sub(/^\.[A-Z]+[ \t]*/, "", line); line = args(line, "")
+      } else if (line ~ /^\.(SH|SS)([ \t]|$)/) {
+        m = substr(line, 1, 3)
+        sub(/^\.[A-Z]+[ \t]*/, "", line); line = m " " args(line, " ")
+      } else if (line ~ /^\.TP/) {
+        line = ".TP"
+      } else if (line ~ /^[.\047]/) {
+        line = ""
+      }
+      gsub(/\\-/, "-", line); gsub(/\\\(aq/, "\047", line)
+      gsub(/\\\(dq/, "\"", line); gsub(/\\\(lq|\\\(rq/, "\"", line)
+      gsub(/\\\(mu/, "x", line); gsub(/\\&/, "", line)
+      gsub(/\\f[BIRP]/, "", line); gsub(/\\e/, "\\", line)
+      print line
+    }'
+}
+
+# section NAME: the text of section NAME of the roff_text on stdin.
+section ()
+{
+  awk -v want=".SH $1" '
+    /^\.SH / { on = ($0 == want); next }
+    on'
+}
+
+# ---- reduce-bench --help --------------------------------------------------
+"$bench" --help >"$tmp/help" 2>"$tmp/help.err"
+status=$?
+# Options as "--name" or "--name ARG", and exit statuses, from the help.
+sed -n '/^Options:/,/^$/p' "$tmp/help" \
+  | awk '$1 ~ /^--/ { print ($2 ~ /^[A-Z]+$/) ? $1 " " $2 : $1 }' \
+  | sort -u >"$tmp/help.opts"
+sed -n '/^Exit status:/,/^$/p' "$tmp/help" \
+  | awk '/^  [0-9]+  / { print $1 }' | sort -u >"$tmp/help.exits"
+sed 's/ .*//' "$tmp/help.opts" >"$tmp/help.names"
+
+: >"$tmp/d1"
+if test $status -ne 0; then
+  echo "$bench --help exited with status $status" >>"$tmp/d1"
+  cat "$tmp/help.err" >>"$tmp/d1"
+elif test ! -s "$tmp/help.opts" || test ! -s "$tmp/help.exits"; then
+  echo "no options or no exit statuses found in --help:" >>"$tmp/d1"
+  cat "$tmp/help" >>"$tmp/d1"
+fi
+
+# ---- reduce-bench(1) ------------------------------------------------------
+roff_text <"$man1" >"$tmp/man1.txt"
+# The tags of OPTIONS (the line after each .TP) and of EXIT STATUS.
+section OPTIONS <"$tmp/man1.txt" \
+  | awk 'tag { print; tag = 0 } /^\.TP$/ { tag = 1 }' \
+  | sed 's/[ \t][ \t]*/ /g; s/ $//' | sort -u >"$tmp/man.opts"
+section 'EXIT STATUS' <"$tmp/man1.txt" \
+  | awk 'tag { print $1; tag = 0 } /^\.TP$/ { tag = 1 }' | sort -u >"$tmp/man.exits"
+# Every --word anywhere in the page.
+tr -c 'a-z0-9-' '\n' <"$tmp/man1.txt" | grep '^--[a-z0-9]' | sort -u >"$tmp/man.mentions"
+
+# diag FILE HEADLINE: put HEADLINE above FILE's lines, if it has any.
+diag ()
+{
+  if test -s "$1"; then
+    { echo "$2"; sed 's/^/  /' "$1"; } >"$1.new" && mv "$1.new" "$1"
+  fi
+}
+comm -23 "$tmp/help.opts" "$tmp/man.opts" >"$tmp/d2"
+diag "$tmp/d2" "in --help but not a tag of OPTIONS in reduce-bench.1:"
+comm -13 "$tmp/help.opts" "$tmp/man.opts" >"$tmp/d3"
+diag "$tmp/d3" "a tag of OPTIONS in reduce-bench.1 but not in --help:"
+comm -13 "$tmp/help.names" "$tmp/man.mentions" >"$tmp/d4"
+diag "$tmp/d4" "mentioned in reduce-bench.1 but not an option of --help:"
+: >"$tmp/d5"
+if ! cmp -s "$tmp/help.exits" "$tmp/man.exits"; then
+  { echo "--help:"; cat "$tmp/help.exits"; echo "reduce-bench.1:"; cat "$tmp/man.exits"; } >"$tmp/d5"
+fi
+
+# ---- gpureduce(3) against gpureduce.h --------------------------------------
+roff_text <"$man3" >"$tmp/man3.txt"
+# SYNOPSIS as one line, blanks collapsed, no blank after "(".
+section SYNOPSIS <"$tmp/man3.txt" | tr '\n\t' '  ' \
+  | sed 's/  */ /g; s/( /(/g' >"$tmp/synopsis"
+# The prototypes of the header, one per line, blanks collapsed likewise.
+awk '/^GPUREDUCE_API / { on = 1; sub(/^GPUREDUCE_API /, "") }
+     on { printf "%s ", $0; if ($0 ~ /;/) { print ""; on = 0 } }' "$header" \
+  | sed 's/[ \t][ \t]*/ /g; s/( /(/g; s/ $//' >"$tmp/protos"
+: >"$tmp/d6"
+while IFS= read -r proto; do
+  grep -F -e "$proto" "$tmp/synopsis" >/dev/null || echo "$proto" >>"$tmp/d6"
+done <"$tmp/protos"
+test -s "$tmp/protos" || echo "no GPUREDUCE_API prototype found in $header" >>"$tmp/d6"
+
+# Enum values ("NAME = N") and constants ("#define NAME VALUE").
+grep -o 'GPUREDUCE_[A-Z0-9_]* = [0-9][0-9]*' "$header" >"$tmp/consts"
+grep '^#define GPUREDUCE_' "$header" \
+  | grep -v -e '^#define GPUREDUCE_H$' -e '^#define GPUREDUCE_API' \
+  | sed 's/[ \t][ \t]*/ /g; s/ $//' >>"$tmp/consts"
+: >"$tmp/d7"
+while IFS= read -r c; do
+  # the whole value: "= 8" must not match "= 80"
+  re=$(printf '%s\n' "$c" | sed 's/[][\\.*^$()+?{}|]/\\&/g')
+  grep -E -e "$re([^0-9A-Za-z_]|\$)" "$tmp/synopsis" >/dev/null || echo "$c" >>"$tmp/d7"
+done <"$tmp/consts"
+
+# Every status has an ERRORS entry "NAME (VALUE)" (SUCCESS is in RETURN VALUE).
+section ERRORS <"$tmp/man3.txt" >"$tmp/errors"
+: >"$tmp/d8"
+grep -o 'GPUREDUCE_ERROR_[A-Z0-9_]* = [0-9][0-9]*' "$header" >"$tmp/statuses"
+test -s "$tmp/statuses" || echo "no GPUREDUCE_ERROR_* value found in $header" >>"$tmp/d8"
+while read -r name _ value; do
+  grep -F -x -e "$name ($value)" "$tmp/errors" >/dev/null \
+    || echo "$name ($value) has no entry in ERRORS" >>"$tmp/d8"
+done <"$tmp/statuses"
+
+# ---- the C example ----------------------------------------------------------
+: >"$tmp/d9"
+if test -f "$src/README"; then
+  sed -n '/^```c$/,/^```$/p' "$src/README" | sed '1d; $d' >"$tmp/readme.c"
+  diff "$example" "$tmp/readme.c" >"$tmp/d9"
+  diag "$tmp/d9" "diff tests/readme-example.c <the \`\`\`c block of README>:"
+else
+  echo "no README in $src" >>"$tmp/d9"
+fi
+# The first .EX block of EXAMPLE, unescaped.
+awk '/^\.SH EXAMPLE$/ { sec = 1; next }
+     /^\.SH / { sec = 0 }
+     sec && /^\.EX$/ && !done { ex = 1; next }
+     ex && /^\.EE$/ { ex = 0; done = 1 }
+     ex' "$man3" \
+  | sed 's/^\\&//; s/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g' >"$tmp/man3.c"
+: >"$tmp/d10"
+diff "$example" "$tmp/man3.c" >"$tmp/d10"
+diag "$tmp/d10" "diff tests/readme-example.c <the first .EX block of EXAMPLE in gpureduce.3>:"
+
+echo "1..10"
+check "reduce-bench --help runs and lists options and exit statuses" "$tmp/d1"
+check "every option of --help is in reduce-bench.1 OPTIONS, with its argument" "$tmp/d2"
+check "every option in reduce-bench.1 OPTIONS is in --help, with its argument" "$tmp/d3"
+check "every --option reduce-bench.1 mentions is an option of --help" "$tmp/d4"
+check "reduce-bench.1 EXIT STATUS lists the statuses of --help" "$tmp/d5"
+check "every prototype of gpureduce.h is in gpureduce.3 SYNOPSIS" "$tmp/d6"
+check "every enum value and constant of gpureduce.h is in gpureduce.3 SYNOPSIS" "$tmp/d7"
+check "every status of gpureduce.h has an ERRORS entry with its value" "$tmp/d8"
+check "README's C example is tests/readme-example.c" "$tmp/d9"
+check "gpureduce.3's EXAMPLE is tests/readme-example.c" "$tmp/d10"
+exit 0
