@@ -123,8 +123,9 @@ typedef enum gpureduce_status {
   /** The call did what it says. */
   GPUREDUCE_SUCCESS = 0,
   /** Caller misuse: a NULL pointer where one is required (input or output
-   *  with n > 0, a NULL result pointer), unknown flag bits, or a workspace
-   *  smaller than the size the library asked for. */
+   *  with n > 0, a NULL result pointer), a pointer not aligned to its
+   *  element or result size, unknown flag bits, or a workspace smaller than
+   *  the size the library asked for. */
   GPUREDUCE_ERROR_INVALID_ARGUMENT = 1,
   /** The handle is NULL. */
   GPUREDUCE_ERROR_INVALID_HANDLE = 2,
@@ -206,9 +207,12 @@ typedef struct gpureduce_handle *gpureduce_handle_t;
  * @param device  a CUDA device ordinal (>= 0), or GPUREDUCE_DEVICE_HOST for
  *                the host backend, which needs no GPU.
  *
- * A CUDA handle allocates its workspace on the device here, once, and uses
- * the legacy default stream until gpureduce_set_stream().  The host handle
- * allocates its workspace in host memory.  The call synchronizes nothing.
+ * A CUDA handle allocates its workspace on the device here, once, clears it
+ * and waits for that on the legacy default stream (the only time the
+ * library synchronizes outside gpureduce_autotune()); it uses the legacy
+ * default stream until gpureduce_set_stream(), and loads the tuning cache.
+ * The host handle allocates its workspace in host memory.  On failure no
+ * handle exists, so the status is the whole answer.
  *
  * @return GPUREDUCE_SUCCESS;
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (handle is NULL, or device is
@@ -274,7 +278,9 @@ GPUREDUCE_API gpureduce_status_t gpureduce_get_device(gpureduce_handle_t handle,
  *
  * @return GPUREDUCE_SUCCESS;
  *         GPUREDUCE_ERROR_INVALID_HANDLE; GPUREDUCE_ERROR_INVALID_ARGUMENT
- *         (NULL output, NULL input with n > 0, unknown flags);
+ *         (NULL output, NULL input with n > 0, input not aligned to its
+ *         element size, output not aligned to its result size, unknown
+ *         flags);
  *         GPUREDUCE_ERROR_UNSUPPORTED (unknown op or type, or flags not
  *         valid for them); GPUREDUCE_ERROR_WRONG_MEMORY_SPACE;
  *         GPUREDUCE_ERROR_EMPTY_INPUT (ARGMIN/ARGMAX with n == 0);
@@ -319,10 +325,11 @@ GPUREDUCE_API const char *gpureduce_type_name(gpureduce_type_t type);
 GPUREDUCE_API const char *gpureduce_status_string(gpureduce_status_t status);
 
 /**
- * Detail of the last call on this handle that failed: which argument or
- * which CUDA call, and what to do next.  Empty when no call failed.  The
- * string belongs to the handle and is valid until its next call.  Returns
- * the status string of GPUREDUCE_ERROR_INVALID_HANDLE for NULL.
+ * Detail of the handle's last call if it failed: which argument or which
+ * CUDA call, and what to do next.  Every call that takes the handle clears
+ * it first, so it is empty after a call that succeeded.  The string belongs
+ * to the handle and is valid until its next call.  Returns the status
+ * string of GPUREDUCE_ERROR_INVALID_HANDLE for NULL.
  */
 GPUREDUCE_API const char *gpureduce_last_message(gpureduce_handle_t handle);
 
@@ -407,10 +414,12 @@ GPUREDUCE_API gpureduce_status_t gpureduce_ladder_sum_f32(
  * rounded up) lies in (2^(b-1), 2^b]; bucket 0 is one tile.
  *
  * The cache lives in $GPUREDUCE_TUNE_CACHE (a directory), else
- * $XDG_CACHE_HOME/gpureduce, else ~/.cache/gpureduce, as one file per
+ * $XDG_CACHE_HOME/gpureduce (when XDG_CACHE_HOME is an absolute path, as the
+ * XDG specification asks), else $HOME/.cache/gpureduce, as one file per
  * device (tune-<device UUID>.txt).  It is keyed by device name, UUID,
- * compute capability, multiprocessor count, driver version and library
- * version; a file for anything else, or stale, truncated, oversized or
+ * compute capability, multiprocessor count, driver version, library
+ * version, reduction-order version and file-format version; a file for
+ * anything else, or stale, truncated, oversized or
  * malformed, is ignored (see gpureduce_tune_cache_state()).  Setting
  * GPUREDUCE_TUNE=off ignores the cache and makes gpureduce_autotune() keep
  * its results in the handle only.  Files are replaced atomically (a
@@ -448,11 +457,12 @@ typedef struct gpureduce_tune_row {
  * against the kernel's limits (cudaFuncGetAttributes) before any launch;
  * each is timed with CUDA events (median of repeats), the best few are
  * timed again, and a candidate replaces the model only when it is faster
- * by more than the measured noise.  Takes about 2 s on an H200.
+ * by more than the measured noise.  Measured on an H200: 0.1 to 0.6 s
+ * for 18 buckets.
  *
- * This call allocates a device buffer, launches many kernels on the
- * handle's stream and synchronizes it: call it at start-up, not on a hot
- * path.
+ * This call allocates and frees a device buffer, synchronizes the device
+ * and launches many kernels on the handle's stream: call it at start-up,
+ * not on a hot path.
  *
  * @param rows       host array for one row per bucket, or NULL.
  * @param max_rows   its capacity in rows.

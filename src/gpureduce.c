@@ -80,12 +80,14 @@ gpureduce_status_t gpureduce_destroy(gpureduce_handle_t handle) {
 
 gpureduce_status_t gpureduce_set_stream(gpureduce_handle_t handle, void *stream) {
   if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  handle->message[0] = '\0';
   handle->stream = stream;
   return GPUREDUCE_SUCCESS;
 }
 
 gpureduce_status_t gpureduce_get_device(gpureduce_handle_t handle, int *device) {
   if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  handle->message[0] = '\0';
   if (!device) return gr_fail(handle, GPUREDUCE_ERROR_INVALID_ARGUMENT, "device is NULL");
   *device = handle->device;
   return GPUREDUCE_SUCCESS;

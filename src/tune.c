@@ -148,6 +148,7 @@ gpureduce_status_t gpureduce_set_blocks(gpureduce_handle_t h, gpureduce_type_t t
 gpureduce_status_t gpureduce_tune_cache_state(gpureduce_handle_t h, gpureduce_tune_cache_t *state,
                                               const char **path) {
   if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  h->message[0] = '\0';
   if (!state) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "state is NULL");
   *state = h->tune ? h->tune->state : GPUREDUCE_TUNE_CACHE_ABSENT;
   if (path) *path = h->tune && h->tune->path[0] ? h->tune->path : NULL;

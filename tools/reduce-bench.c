@@ -119,10 +119,11 @@ static const char *const usage_text[] = {
     "",
     "Exit status:",
     "  0  every result right",
-    "  1  a wrong result, or a CUDA call failed",
+    "  1  a wrong result, a CUDA call failed, or --tune could not write the",
+    "     tuning cache",
     "  2  a bad option or value",
-    "  3  no CUDA device: --backend cuda without one, or --device D that does",
-    "     not exist",
+    "  3  no CUDA device: --backend cuda or --tune without one, or --device D",
+    "     that does not exist",
 };
 
 static void print_usage(FILE *f) {
