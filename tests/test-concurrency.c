@@ -168,6 +168,9 @@ static void *worker_main(void *arg) {
   }
   W_CK(w, cudaMalloc((void **)&d_x, max_n * 8));
   W_CK(w, cudaMalloc((void **)&d_out, sizeof dev_res));
+  /* every result slot is copied back whole: no uninitialized bytes
+   * (compute-sanitizer initcheck) */
+  W_CK(w, cudaMemsetAsync(d_out, 0, sizeof dev_res, stream));
 
   for (int round = 0; round < ROUNDS; ++round) {
     /* each thread walks the types from its own start; sizes from 1 to
@@ -514,11 +517,19 @@ static void create_destroy_leaks_nothing(void **state) {
     check_status(GPUREDUCE_SUCCESS, gpureduce_create(&h, 0), "warm-up create");
     check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h), "warm-up destroy");
   }
-  size_t free0 = 0, free1 = 0, total = 0;
+  /* The driver keeps freed device memory in pools that grow in 2 MiB steps
+   * early on (32 MiB was seen on an H200 over the first 10,000 pairs), so
+   * the check is on the second half of the loop: a leak grows linearly
+   * (128 KiB of workspace per handle), a pool does not. */
+  size_t free0 = 0, free1 = 0, free2 = 0, total = 0;
   CK(cudaDeviceSynchronize());
   CK(cudaMemGetInfo(&free0, &total));
   const size_t heap0 = heap_in_use();
   for (int i = 0; i < loops; ++i) {
+    if (i == loops / 2) {
+      CK(cudaDeviceSynchronize());
+      CK(cudaMemGetInfo(&free1, &total));
+    }
     const gpureduce_status_t c = gpureduce_create(&h, 0);
     if (c != GPUREDUCE_SUCCESS)
       check_status(GPUREDUCE_SUCCESS, c, "create number %d of %d", i + 1, loops);
@@ -527,14 +538,15 @@ static void create_destroy_leaks_nothing(void **state) {
       check_status(GPUREDUCE_SUCCESS, d, "destroy number %d of %d", i + 1, loops);
   }
   CK(cudaDeviceSynchronize());
-  CK(cudaMemGetInfo(&free1, &total));
+  CK(cudaMemGetInfo(&free2, &total));
   const size_t heap1 = heap_in_use();
-  const size_t lost = free0 > free1 ? free0 - free1 : 0;
-  print_message("# %d CUDA handles: device memory free %zu before, %zu after\n", loops, free0,
-                free1);
+  const size_t lost = free1 > free2 ? free1 - free2 : 0;
+  print_message("# %d CUDA handles: device memory free %zu before, %zu halfway, %zu after\n",
+                loops, free0, free1, free2);
   check_true(lost <= ((size_t)2 << 20),
-             "%d CUDA create/destroy pairs: device free memory within 2 MiB (%zu bytes lost)",
-             loops, lost);
+             "the second %d CUDA create/destroy pairs: device free memory within 2 MiB "
+             "(%zu bytes lost; a leak of the 128 KiB workspace would lose %zu)",
+             loops - loops / 2, lost, (size_t)(loops - loops / 2) * 131072);
   check_host_heap(heap0, heap1, "CUDA handles");
 
   /* the host backend */

@@ -592,6 +592,9 @@ static void cuda_queued_launches(void **state) {
   bt_fill(&r, GPUREDUCE_F32, G_WIDE, x, n);
   float *d = dmalloc(n * sizeof *d);
   uint64_t *o = dmalloc(2 * CALLS * sizeof *o);
+  /* the sums fill 4 of their 8 bytes: set the rest, which is copied back
+   * and masked (compute-sanitizer initcheck reads every copied byte) */
+  CK(cudaMemset(o, 0xff, 2 * CALLS * sizeof *o));
   CK(cudaMemcpy(d, x, n * sizeof *x, cudaMemcpyHostToDevice));
   CK(cudaDeviceSynchronize()); /* the streams below do not wait for the legacy stream */
   size_t len[CALLS];
