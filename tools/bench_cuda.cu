@@ -304,6 +304,9 @@ extern "C" struct bench_probe *bench_probe_create(void) {
     std::exit(1);
   }
   p->sink = static_cast<unsigned *>(bench_cuda_alloc(sizeof(unsigned), "probe sink"));
+  /* the probe adds into it: start from a defined value (compute-sanitizer
+   * initcheck on the H200 flagged the first atomicAdd) */
+  CHECK(cudaMemset(p->sink, 0, sizeof(unsigned)), "cudaMemset of the probe sink");
   return p;
 }
 
