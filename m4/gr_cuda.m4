@@ -123,18 +123,30 @@ AS_IF([test -z "$gr_nvcc_version"],
    AC_MSG_ERROR([$NVCC --version did not run or printed no release; $gr_cuda_hint])])
 AC_MSG_RESULT([$gr_nvcc_version])
 
-# The toolkit root: --with-cuda, else the directory above nvcc's bin (first
-# as found, then with symlinks resolved, so /usr/local/cuda stays readable).
+# The toolkit root: --with-cuda, else the first of these that holds
+# include/cuda_runtime_api.h: the directory above nvcc's bin as found (so
+# /usr/local/cuda stays readable), the same with symlinks resolved, the TOP
+# that nvcc itself reports (nvcc may be a wrapper script in /usr/local/bin or
+# /usr/bin that execs the real one), and /usr/local/cuda.
 AS_IF([test -n "$gr_cuda_dir"], [CUDA_ROOT=$gr_cuda_dir], [
   set dummy $NVCC; gr_nvcc_prog=$[]2
+  gr_nvcc_top=`$NVCC --dryrun -x cu -c /dev/null -o /dev/null 2>&1 | sed -n 's/^#. TOP=//p' | sed 1q`
   CUDA_ROOT=
+  gr_cuda_root_found=no
   for gr_p in "$gr_nvcc_prog" `readlink -f "$gr_nvcc_prog" 2>/dev/null`; do
     gr_d=`AS_DIRNAME(["$gr_p"])`
     gr_d=`cd "$gr_d/.." 2>/dev/null && pwd`
-    AS_IF([test -n "$gr_d" && test -f "$gr_d/include/cuda_runtime_api.h"],
-          [CUDA_ROOT=$gr_d; break])
     test -n "$CUDA_ROOT" || CUDA_ROOT=$gr_d
-  done])
+    AS_IF([test -n "$gr_d" && test -f "$gr_d/include/cuda_runtime_api.h"],
+          [CUDA_ROOT=$gr_d; gr_cuda_root_found=yes; break])
+  done
+  AS_IF([test "x$gr_cuda_root_found" != xyes], [
+    for gr_d in "$gr_nvcc_top" /usr/local/cuda; do
+      test -n "$gr_d" || continue
+      gr_d=`cd "$gr_d" 2>/dev/null && pwd`
+      AS_IF([test -n "$gr_d" && test -f "$gr_d/include/cuda_runtime_api.h"],
+            [CUDA_ROOT=$gr_d; break])
+    done])])
 AC_SUBST([CUDA_ROOT])
 
 AS_IF([test -n "$with_cuda_host_compiler" && test "x$with_cuda_host_compiler" != xno && test "x$with_cuda_host_compiler" != xyes],
