@@ -47,12 +47,13 @@
  *     MAX gives -inf (integers: the type's lowest value); the result is
  *     written.  ARGMIN and ARGMAX return GPUREDUCE_ERROR_EMPTY_INPUT and
  *     write nothing.
- *   - NaN: any NaN among the elements makes SUM, PROD, MIN and MAX NaN
- *     (never the identity); ARGMIN and ARGMAX give the index of the first
- *     NaN, as NumPy does.  A NaN result is written as the canonical quiet
- *     NaN of the result type (sign clear, all fraction bits set:
- *     0x7fffffff for float, 0x7fffffffffffffff for double, 0x7fff for F16
- *     and BF16), whatever the payloads of the input NaNs.
+ *   - NaN: any NaN among the elements makes SUM, PROD, SUM_ABS,
+ *     SUM_SQUARES, MIN and MAX NaN (never the identity); ARGMIN and ARGMAX
+ *     give the index of the first NaN, as NumPy does.  A NaN result is
+ *     written as the canonical quiet NaN of the result type (sign clear,
+ *     all fraction bits set: 0x7fffffff for float, 0x7fffffffffffffff for
+ *     double, 0x7fff for F16 and BF16), whatever the payloads of the input
+ *     NaNs.
  *   - Signed zeros: MIN treats -0 as below +0 and MAX treats +0 as above
  *     -0, so min(-0, +0) = -0 and max(-0, +0) = +0 in any order.  ARGMIN
  *     and ARGMAX compare -0 and +0 as equal (a tie).  A SUM of elements

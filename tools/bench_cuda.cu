@@ -52,7 +52,14 @@ extern "C" int bench_cuda_device_count(char *why, size_t why_bytes) {
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    if (why && why_bytes) std::snprintf(why, why_bytes, "%s", cudaGetErrorString(err));
+    int driver = 0;
+    if (err == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
+        driver == 0) {
+      /* What the runtime says when libcuda.so is not there at all. */
+      if (why && why_bytes) std::snprintf(why, why_bytes, "no NVIDIA driver loaded");
+    } else if (why && why_bytes) {
+      std::snprintf(why, why_bytes, "%s", cudaGetErrorString(err));
+    }
     return 0;
   }
   if (count == 0 && why && why_bytes) std::snprintf(why, why_bytes, "no CUDA device found");

@@ -93,7 +93,8 @@ static const char *const usage_text[] = {
     "                    double (GPUREDUCE_ACCUMULATE_F64)",
     "  --offset K        start the input K elements into its allocation, so it",
     "                    is misaligned (default 0)",
-    "  --device D        CUDA device ordinal (default 0)",
+    "  --device D        CUDA device ordinal (default 0); given with --backend",
+    "                    auto and no device, exit status 3 (no host fallback)",
     "  --backend B       auto, cuda or host (default auto: CUDA when a device",
     "                    exists, else the host backend)",
     "  --only LIST       rows of the ladder to run, comma separated: 1 to 6 (or",
@@ -192,6 +193,7 @@ enum row_id {
 struct options {
   size_t n;
   int n_given;
+  int device_given;
   gpureduce_op_t op;
   gpureduce_type_t type;
   unsigned flags;
@@ -256,7 +258,8 @@ static int parse_count(const char *s, uint64_t *out) {
 static size_t option_count(const char *name, const char *arg, uint64_t min, uint64_t max) {
   uint64_t v;
   if (parse_count(arg, &v))
-    usage_error("--%s: '%s' is not a count (a decimal number, 2^K, 2^K-M or 16M style)", name, arg);
+    usage_error("--%s: '%s' is not a count (a decimal number, 2^K, 2^K+M, 2^K-M or 16M style)",
+                name, arg);
   if (v < min || v > max)
     usage_error("--%s: %s is out of range (%llu to %llu)", name, arg, (unsigned long long)min,
                 (unsigned long long)max);
@@ -429,7 +432,9 @@ static void parse_options(int argc, char **argv, struct options *o) {
       case OPT_TYPE: o->type = option_type(optarg); break;
       case OPT_F64: o->flags |= GPUREDUCE_ACCUMULATE_F64; break;
       case OPT_OFFSET: o->offset = option_count("offset", optarg, 0, MAX_OFFSET); break;
-      case OPT_DEVICE: o->device = option_int("device", optarg, 0, 1023); break;
+      case OPT_DEVICE:
+        o->device = option_int("device", optarg, 0, 1023), o->device_given = 1;
+        break;
       case OPT_BACKEND: o->backend = option_backend(optarg); break;
       case OPT_ONLY: o->only = option_only(optarg), o->only_given = 1; break;
       case OPT_REPEAT:
@@ -1081,6 +1086,21 @@ static void print_table_text(FILE *f, const struct table *t) {
   }
 }
 
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+   comma, a quote or a line break. */
+static void csv_field(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; ++s) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
 static void print_table_csv(FILE *f, const struct table *t) {
   char buf[96];
   for (int r = -1; r < t->nrow; ++r) {
@@ -1091,7 +1111,8 @@ static void print_table_csv(FILE *f, const struct table *t) {
         snprintf(buf, sizeof buf, "%s", t->key[c]);
       else
         format_cell(&t->col[c], &t->row[r].cell[c], 1, buf, sizeof buf);
-      fprintf(f, "%s%s", sep, buf);
+      fputs(sep, f);
+      csv_field(f, buf);
       sep = ",";
     }
     fputc('\n', f);
@@ -1297,6 +1318,12 @@ static void print_json(FILE *f, const struct run *run, const struct table *t) {
           run->mode, gpureduce_op_name(o->op), gpureduce_type_name(o->type),
           o->flags ? "true" : "false", o->offset, o->check ? "true" : "false");
   json_string(f, cub_text(cub, sizeof cub));
+  fprintf(f, ",\n  \"backend\": \"%s\", \"repeat\": %d, \"n\": ", run->cuda ? "cuda" : "host",
+          o->repeat);
+  if (o->sweep || o->tune)
+    fputs("null", f); /* one n per row */
+  else
+    fprintf(f, "%zu", o->n);
   if (run->limit_gbs > 0)
     fprintf(f, ",\n  \"limit_gbs\": %.1f, \"limit_grid\": %u", run->limit_gbs, run->limit_grid);
   fprintf(f, ",\n  \"wrong\": %d,\n  \"header\": [", run->wrong);
@@ -1680,7 +1707,7 @@ static void ladder_notes(struct run *run, const struct input *in) {
     add_note(run, "time: median of %d runs after %d warm-ups, clock_gettime(CLOCK_MONOTONIC)",
              o->repeat, WARMUP_CALLS);
   }
-  if (!is_plain_f32_sum(o))
+  if (!is_plain_f32_sum(o) && run->cuda)
     add_note(run, "the ladder rungs v1..v6 are f32 sum only: rows gpureduce, cub, probe");
 }
 
@@ -2203,6 +2230,9 @@ static int choose_cuda(const struct options *o) {
   char why[200] = "";
   if (o->backend == BACKEND_HOST) return 0;
   const int count = bench_cuda_device_count(why, sizeof why);
+  if (count == 0 && o->tune) fatal(EXIT_NO_DEVICE, "--tune: no CUDA device (%s)", why);
+  if (count == 0 && o->device_given)
+    fatal(EXIT_NO_DEVICE, "--device %d: no CUDA device (%s)", o->device, why);
   if (count == 0 && o->backend == BACKEND_AUTO) {
     fprintf(stderr, PROGRAM ": no CUDA device (%s); running the host backend\n", why);
     return 0;
@@ -2245,7 +2275,6 @@ int main(int argc, char **argv) {
     o.repeat = LADDER_MIN_REPEAT;
   }
   open_run(&run, &o);
-  if (o.tune && !run.cuda) fatal(EXIT_NO_DEVICE, "--tune needs a CUDA device");
   int status;
   if (o.tune)
     status = run_tune(&run);
