@@ -286,7 +286,7 @@ AC_DEFUN([GR_CUDA_ARCH], [
 AC_REQUIRE([GR_PROG_NVCC])
 AC_ARG_WITH([cuda-arch],
   [AS_HELP_STRING([--with-cuda-arch=ARCHS],
-    [GPU architectures, as CMake's CUDA_ARCHITECTURES: auto (this machine's GPUs, else all-major), native (this machine's GPUs, or fail), all-major, all, or a list such as 80,90 / sm_90 / 90;100 (each N builds sm_N code, the highest N also compute_N PTX; N-real: code only; N-virtual or compute_N: PTX only) @<:@default: auto@:>@])],
+    [GPU architectures, much as CMake's CUDA_ARCHITECTURES: auto (this machine's GPUs, else all-major), native (this machine's GPUs, or fail), all-major, all, or a list such as 80,90 / sm_90 / 90;100 (each N builds sm_N code, the highest plain N also compute_N PTX; N-real: code only; N-virtual or compute_N: PTX only) @<:@default: auto@:>@])],
   [], [with_cuda_arch=auto])
 
 # What this nvcc accepts (nvcc >= 11 lists them).

@@ -47,7 +47,7 @@
 
 enum {
   EXIT_OK = 0,       /* every result right */
-  EXIT_WRONG = 1,    /* a wrong result, or a CUDA failure */
+  EXIT_WRONG = 1,    /* a wrong result, a CUDA or allocation failure */
   EXIT_USAGE = 2,    /* bad option or value */
   EXIT_NO_DEVICE = 3 /* --backend cuda (or --device D) and no such device */
 };
@@ -120,8 +120,8 @@ static const char *const usage_text[] = {
     "",
     "Exit status:",
     "  0  every result right",
-    "  1  a wrong result, a CUDA call failed, or --tune could not write the",
-    "     tuning cache",
+    "  1  a wrong result, a CUDA call or a memory allocation failed, or --tune",
+    "     could not write the tuning cache",
     "  2  a bad option or value",
     "  3  no CUDA device: --backend cuda or --tune without one, or --device D",
     "     that does not exist",
