@@ -442,7 +442,6 @@ static const struct combo sum_combos[] = {{GPUREDUCE_F16, 0},
 static const gpureduce_op_t sum_ops[] = {GPUREDUCE_SUM, GPUREDUCE_SUM_ABS, GPUREDUCE_SUM_SQUARES};
 static const gpureduce_op_t minmax_ops[] = {GPUREDUCE_MIN, GPUREDUCE_MAX, GPUREDUCE_ARGMIN,
                                             GPUREDUCE_ARGMAX};
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- tests: random data against the references ----------------------------- */
 
@@ -535,8 +534,11 @@ void bt_float_min_max_random(void **state) {
   }
 }
 
-void bt_float_sums_random(void **state) {
-  (void)state;
+/* Every combination of sum_combos, every size of test_sizes, data from
+ * generator `gen`, each of the `nops` operations checked.  `what` starts
+ * the random stream's label. */
+static void float_combos_random(const char *what, enum bt_gen gen, const gpureduce_op_t *ops,
+                                size_t nops, const char *how) {
   size_t sizes[32];
   for (size_t ci = 0; ci < COUNT(sum_combos); ++ci) {
     const gpureduce_type_t type = sum_combos[ci].type;
@@ -544,36 +546,28 @@ void bt_float_sums_random(void **state) {
     void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
     tu_rng r;
     char label[64];
-    snprintf(label, sizeof label, "sums %s %u", TU_TYPE(type)->name, sum_combos[ci].flags);
+    snprintf(label, sizeof label, "%s %s %u", what, TU_TYPE(type)->name, sum_combos[ci].flags);
     tu_rng_init(&r, label);
     for (size_t si = 0; si < ns; ++si) {
-      bt_fill(&r, type, G_WIDE, x, sizes[si]);
-      for (size_t oi = 0; oi < COUNT(sum_ops); ++oi)
-        check_one(x, sizes[si], type, sum_ops[oi], sum_combos[ci].flags,
-                  "random values, mixed signs, exponents over +-24 binades");
+      bt_fill(&r, type, gen, x, sizes[si]);
+      for (size_t oi = 0; oi < nops; ++oi)
+        check_one(x, sizes[si], type, ops[oi], sum_combos[ci].flags, how);
     }
     free(x);
   }
 }
 
+void bt_float_sums_random(void **state) {
+  (void)state;
+  float_combos_random("sums", G_WIDE, sum_ops, COUNT(sum_ops),
+                      "random values, mixed signs, exponents over +-24 binades");
+}
+
 void bt_float_products_random(void **state) {
   (void)state;
-  size_t sizes[32];
-  for (size_t ci = 0; ci < COUNT(sum_combos); ++ci) {
-    const gpureduce_type_t type = sum_combos[ci].type;
-    const size_t ns = test_sizes(type, sizes);
-    void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "products %s %u", TU_TYPE(type)->name, sum_combos[ci].flags);
-    tu_rng_init(&r, label);
-    for (size_t si = 0; si < ns; ++si) {
-      bt_fill(&r, type, G_NEAR1, x, sizes[si]);
-      check_one(x, sizes[si], type, GPUREDUCE_PROD, sum_combos[ci].flags,
-                "random values within 1/64 of 1");
-    }
-    free(x);
-  }
+  static const gpureduce_op_t prod_op[] = {GPUREDUCE_PROD};
+  float_combos_random("products", G_NEAR1, prod_op, COUNT(prod_op),
+                      "random values within 1/64 of 1");
 }
 
 /* ---- tests: special values ------------------------------------------------- */

@@ -10,8 +10,6 @@
 
 #include "testutil.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 static int group_setup(void **state) {
   (void)state;
   tu_announce_seed();

@@ -14,7 +14,6 @@
 
 #include "testutil.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define FILL 0xA7        /* output and canary before each call */
 #define OUT_BYTES 48     /* 16 bytes of room for the result and misalignment, 32 of canary */
 

@@ -35,13 +35,6 @@
 
 #include "testutil.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define CK(call)                                                                 \
-  do {                                                                           \
-    const cudaError_t e_ = (call);                                               \
-    if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));    \
-  } while (0)
-
 #if defined(__SANITIZE_ADDRESS__)
 #define GR_ASAN 1
 #elif defined(__has_feature)

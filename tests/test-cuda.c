@@ -19,13 +19,6 @@
 
 #include "battery.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define CK(call)                                                                 \
-  do {                                                                           \
-    const cudaError_t e_ = (call);                                               \
-    if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));    \
-  } while (0)
-
 /* ---- the CUDA backend of the battery --------------------------------------- */
 
 static void *cuda_alloc(size_t bytes) {

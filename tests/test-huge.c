@@ -20,12 +20,6 @@
 
 #include "testutil.h"
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define CK(call)                                                                 \
-  do {                                                                           \
-    const cudaError_t e_ = (call);                                               \
-    if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));    \
-  } while (0)
 #define GIB ((size_t)1 << 30)
 #define TWO32 ((size_t)1 << 32)
 

@@ -28,6 +28,20 @@
 #define TU_PRINTF(f, a)
 #endif
 
+/* Elements of an array. */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* In a test that includes <cuda_runtime_api.h> before this header: fail
+ * the current test, with the CUDA error's text, when a CUDA runtime call
+ * does not return cudaSuccess. */
+#ifdef CUDART_VERSION
+#define CK(call)                                                                 \
+  do {                                                                           \
+    const cudaError_t e_ = (call);                                               \
+    if (e_ != cudaSuccess) fail_msg("%s: %s", #call, cudaGetErrorString(e_));    \
+  } while (0)
+#endif
+
 /* ---- random numbers ------------------------------------------------------- */
 
 /* xoshiro256** seeded through splitmix64. */
