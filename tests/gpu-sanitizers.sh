@@ -23,7 +23,9 @@
 #   GPU_SANITIZER_FLAGS     more compute-sanitizer options
 #   GR_LIBTOOL              the libtool command (default: ./libtool)
 # The tests run with GPUREDUCE_TEST_QUICK=1 (smaller sizes where a test
-# honours it) and GPUREDUCE_TUNE=off.
+# honours it), GPUREDUCE_TUNE=off and GPUREDUCE_TEST_SANITIZER=TOOL (the
+# tool keeps its books in the process's heap, so test-concurrency then
+# reports its host-heap counts without checking them).
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
@@ -86,6 +88,8 @@ for tool in $tools; do
   for prog; do
     name=`basename "$prog"`
     log=tests/sanitizer-$tool-$name.log
+    GPUREDUCE_TEST_SANITIZER=$tool
+    export GPUREDUCE_TEST_SANITIZER
     start=`date +%s`
     # shellcheck disable=SC2086
     $timeout $libtool --mode=execute $cs --tool "$tool" --error-exitcode 86 \

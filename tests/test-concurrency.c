@@ -486,60 +486,85 @@ static size_t heap_in_use(void) {
 }
 #endif
 
+/* compute-sanitizer's tools live in the process and keep their own books
+ * in the same heap (under initcheck about 900 bytes per create/destroy pair
+ * were seen on an H200, under memcheck a few), so there the heap count says
+ * nothing about gpureduce.  tests/gpu-sanitizers.sh names its tool in
+ * GPUREDUCE_TEST_SANITIZER. */
 static void check_host_heap(size_t before, size_t after, const char *what) {
+  const char *tool = getenv("GPUREDUCE_TEST_SANITIZER");
 #ifdef GR_ASAN
-  (void)before, (void)after;
+  (void)before, (void)after, (void)tool;
   print_message("# %s: built with AddressSanitizer, whose allocator the heap count does "
                 "not see; LeakSanitizer checks for leaks at exit instead\n",
                 what);
 #else
   const size_t grown = after > before ? after - before : 0;
   print_message("# %s: %s %zu before, %zu after\n", what, HEAP_WHAT, before, after);
-  check_true(grown <= HEAP_TOLERANCE, "%s: the host heap grew by %zu bytes (tolerance %zu)",
-             what, grown, HEAP_TOLERANCE);
+  if (tool && *tool)
+    print_message("# %s: not checked: compute-sanitizer's %s shares the heap\n", what, tool);
+  else
+    check_true(grown <= HEAP_TOLERANCE, "%s: the host heap grew by %zu bytes (tolerance %zu)",
+               what, grown, HEAP_TOLERANCE);
 #endif
+}
+
+/* Create and destroy `pairs` CUDA handles on device 0. */
+static void create_destroy(int pairs, const char *what) {
+  gpureduce_handle_t h = NULL;
+  for (int i = 0; i < pairs; ++i) {
+    const gpureduce_status_t c = gpureduce_create(&h, 0);
+    if (c != GPUREDUCE_SUCCESS)
+      check_status(GPUREDUCE_SUCCESS, c, "%s: create number %d of %d", what, i + 1, pairs);
+    const gpureduce_status_t d = gpureduce_destroy(h);
+    if (d != GPUREDUCE_SUCCESS)
+      check_status(GPUREDUCE_SUCCESS, d, "%s: destroy number %d of %d", what, i + 1, pairs);
+  }
+}
+
+static size_t device_free(void) {
+  size_t free_bytes = 0, total = 0;
+  CK(cudaDeviceSynchronize());
+  CK(cudaMemGetInfo(&free_bytes, &total));
+  return free_bytes;
 }
 
 static void create_destroy_leaks_nothing(void **state) {
   (void)state;
-  const int loops = HANDLE_LOOPS;
+  const int loops = HANDLE_LOOPS, half = HANDLE_LOOPS / 2;
+  const size_t tolerance = (size_t)2 << 20;
   gpureduce_handle_t h = NULL;
   CK(cudaSetDevice(0));
   /* warm-up: the CUDA context, the module of the kernels, malloc's arenas */
-  for (int i = 0; i < 3; ++i) {
-    check_status(GPUREDUCE_SUCCESS, gpureduce_create(&h, 0), "warm-up create");
-    check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h), "warm-up destroy");
-  }
+  create_destroy(3, "warm-up");
   /* The driver keeps freed device memory in pools that grow in 2 MiB steps
    * early on (32 MiB was seen on an H200 over the first 10,000 pairs), so
-   * the check is on the second half of the loop: a leak grows linearly
-   * (128 KiB of workspace per handle), a pool does not. */
-  size_t free0 = 0, free1 = 0, free2 = 0, total = 0;
-  CK(cudaDeviceSynchronize());
-  CK(cudaMemGetInfo(&free0, &total));
+   * the check is on a second half of the loop: a leak grows linearly
+   * (128 KiB of workspace per handle), a pool does not.
+   *
+   * cudaMemGetInfo counts the whole device: another process that takes
+   * memory meanwhile (make -j check runs the GPU tests at once) looks like
+   * a loss.  A leak loses on every try, so the second half is tried up to
+   * three times and passes if one try is within the tolerance. */
+  const size_t free0 = device_free();
   const size_t heap0 = heap_in_use();
-  for (int i = 0; i < loops; ++i) {
-    if (i == loops / 2) {
-      CK(cudaDeviceSynchronize());
-      CK(cudaMemGetInfo(&free1, &total));
-    }
-    const gpureduce_status_t c = gpureduce_create(&h, 0);
-    if (c != GPUREDUCE_SUCCESS)
-      check_status(GPUREDUCE_SUCCESS, c, "create number %d of %d", i + 1, loops);
-    const gpureduce_status_t d = gpureduce_destroy(h);
-    if (d != GPUREDUCE_SUCCESS)
-      check_status(GPUREDUCE_SUCCESS, d, "destroy number %d of %d", i + 1, loops);
+  create_destroy(loops - half, "first half");
+  size_t lost = 0;
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    const size_t free1 = device_free();
+    create_destroy(half, "second half");
+    const size_t free2 = device_free();
+    lost = free1 > free2 ? free1 - free2 : 0;
+    print_message("# %d CUDA handles: device memory free %zu before, %zu halfway, %zu after"
+                  " (try %d)\n",
+                  loops, free0, free1, free2, attempt);
+    if (lost <= tolerance) break;
   }
-  CK(cudaDeviceSynchronize());
-  CK(cudaMemGetInfo(&free2, &total));
   const size_t heap1 = heap_in_use();
-  const size_t lost = free1 > free2 ? free1 - free2 : 0;
-  print_message("# %d CUDA handles: device memory free %zu before, %zu halfway, %zu after\n",
-                loops, free0, free1, free2);
-  check_true(lost <= ((size_t)2 << 20),
+  check_true(lost <= tolerance,
              "the second %d CUDA create/destroy pairs: device free memory within 2 MiB "
-             "(%zu bytes lost; a leak of the 128 KiB workspace would lose %zu)",
-             loops - loops / 2, lost, (size_t)(loops - loops / 2) * 131072);
+             "(%zu bytes lost on each of 3 tries; a leak of the 128 KiB workspace would lose %zu)",
+             half, lost, (size_t)half * 131072);
   check_host_heap(heap0, heap1, "CUDA handles");
 
   /* the host backend */
