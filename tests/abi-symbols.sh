@@ -11,13 +11,9 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-for v in GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR; do
-  eval "val=\${$v-}"
-  if test -z "$val"; then
-    echo "1..0 # SKIP $v not set: run this test through make check"
-    exit 0
-  fi
-done
+# shellcheck source=tests/taplib.sh
+. "`dirname "$0"`/taplib.sh"
+tap_need GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR
 nm=${GR_NM:-nm}
 header=$GR_ABS_TOP_SRCDIR/include/gpureduce.h
 la=$GR_ABS_TOP_BUILDDIR/libgpureduce.la
@@ -42,12 +38,7 @@ if ! $nm --version >/dev/null 2>&1; then
   exit 0
 fi
 
-tmp=`mktemp -d "${TMPDIR:-/tmp}/gpureduce-abi.XXXXXX"` || {
-  echo "1..0 # SKIP cannot create a temporary directory"
-  exit 0
-}
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' 1 2 13 15
+tap_tmpdir abi
 
 # Declared: strip comments, drop preprocessor lines (with their
 # continuations), split the rest into declarations at ';' and '{', and

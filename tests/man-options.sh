@@ -15,13 +15,9 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-for v in GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR; do
-  eval "val=\${$v-}"
-  if test -z "$val"; then
-    echo "1..0 # SKIP $v not set: run this test through make check"
-    exit 0
-  fi
-done
+# shellcheck source=tests/taplib.sh
+. "`dirname "$0"`/taplib.sh"
+tap_need GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR
 LC_ALL=C
 export LC_ALL
 src=$GR_ABS_TOP_SRCDIR
@@ -31,12 +27,7 @@ man3=$src/doc/gpureduce.3
 header=$src/include/gpureduce.h
 example=$src/tests/readme-example.c
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpureduce-man.XXXXXX") || {
-  echo "1..0 # SKIP cannot create a temporary directory"
-  exit 0
-}
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' HUP INT PIPE TERM
+tap_tmpdir man
 
 n=0
 # check DESCRIPTION FILE: ok when FILE is empty, else not ok with FILE as

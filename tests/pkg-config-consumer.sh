@@ -8,26 +8,17 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-for v in GR_MAKE GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR GR_CC GR_LIBDIR \
-         GR_INCLUDEDIR GR_PKGCONFIGDIR GR_PACKAGE_VERSION; do
-  eval "val=\${$v-}"
-  if test -z "$val"; then
-    echo "1..0 # SKIP $v not set: run this test through make check"
-    exit 0
-  fi
-done
+# shellcheck source=tests/taplib.sh
+. "`dirname "$0"`/taplib.sh"
+tap_need GR_MAKE GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR GR_CC GR_LIBDIR \
+  GR_INCLUDEDIR GR_PKGCONFIGDIR GR_PACKAGE_VERSION
 pkg_config=${GR_PKG_CONFIG:-pkg-config}
 if ! $pkg_config --version >/dev/null 2>&1; then
   echo "1..0 # SKIP pkg-config not found"
   exit 0
 fi
 
-tmp=`mktemp -d "${TMPDIR:-/tmp}/gpureduce-consumer.XXXXXX"` || {
-  echo "1..0 # SKIP cannot create a temporary directory"
-  exit 0
-}
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' 1 2 13 15
+tap_tmpdir consumer
 dest=$tmp/dest
 n=0
 failed=0

@@ -10,10 +10,9 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-if test -z "${GR_ABS_TOP_BUILDDIR-}"; then
-  echo "1..0 # SKIP GR_ABS_TOP_BUILDDIR not set: run this test through make check"
-  exit 0
-fi
+# shellcheck source=tests/taplib.sh
+. "`dirname "$0"`/taplib.sh"
+tap_need GR_ABS_TOP_BUILDDIR
 LC_ALL=C
 export LC_ALL
 # The tuning cache is not this test's business: never read or write one.
@@ -21,12 +20,7 @@ GPUREDUCE_TUNE=off
 export GPUREDUCE_TUNE
 bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpureduce-bench.XXXXXX") || {
-  echo "1..0 # SKIP cannot create a temporary directory"
-  exit 0
-}
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' HUP INT PIPE TERM
+tap_tmpdir bench
 
 echo "1..11"
 n=0
