@@ -1829,6 +1829,7 @@ enum {
   SC_GR_VS_CUB,
   SC_GR_VS_PROBE,
   SC_CHECK,
+  SC_RESULT,
   SC_COUNT
 };
 
@@ -1850,6 +1851,7 @@ static const struct column sweep_columns[SC_COUNT] = {
     [SC_GR_VS_CUB] = {"gpureduce_vs_cub", "gr/cub", 2, SHOW_ALL, 0},
     [SC_GR_VS_PROBE] = {"gpureduce_vs_probe", "gr/probe", 2, SHOW_ALL, 0},
     [SC_CHECK] = {"check", "check", 0, SHOW_ALL, 1},
+    [SC_RESULT] = {"result_bits", "result", 0, SHOW_DATA, 0},
 };
 
 /* n = 2^10 .. 2^max_log2 and 2^24-611, ascending; returns the count. */
@@ -1881,6 +1883,7 @@ struct sweep_point {
   double gr_ms, cub_ms, probe_ms, atomic_ms; /* 0: not run */
   unsigned probe_grid;
   char check[64];
+  char result[24]; /* gpureduce's result bits, hex (tools/compare-bits) */
 };
 
 static void check_part(struct sweep_ctx *sc, struct sweep_point *p, const char *who,
@@ -2002,6 +2005,15 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
     sweep_check(sc, p);
   else
     snprintf(p->check, sizeof p->check, "-");
+  /* The result's bits, so that two builds' sweeps can be compared bit for
+   * bit (tools/compare-bits). */
+  unsigned char got[8] = {0};
+  uint64_t bits = 0;
+  library_result(&call, sc->run->cuda, got);
+  memcpy(&bits, got, gpureduce_result_size(o->type, o->op, o->flags));
+  snprintf(p->result, sizeof p->result, "0x%0*llx",
+           (int)(2 * gpureduce_result_size(o->type, o->op, o->flags)),
+           (unsigned long long)bits);
 }
 
 static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, struct table *t) {
@@ -2031,6 +2043,7 @@ static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, s
   }
   if (p->atomic_ms > 0) set_num(r, SC_ATOMIC_US, 1e3 * p->atomic_ms);
   set_text(r, SC_CHECK, "%s", p->check);
+  set_text(r, SC_RESULT, "%s", p->result);
 }
 
 static void sweep_notes(struct run *run, const struct sweep_ctx *sc) {
