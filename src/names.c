@@ -7,27 +7,24 @@
 
 #include "internal.h"
 
-static const char *const status_strings[] = {
-    [GPUREDUCE_SUCCESS] = "success",
-    [GPUREDUCE_ERROR_INVALID_ARGUMENT] = "invalid argument (a NULL pointer, unknown flags or a "
-                                         "workspace that is too small)",
-    [GPUREDUCE_ERROR_INVALID_HANDLE] = "invalid handle (NULL; create one with gpureduce_create)",
-    [GPUREDUCE_ERROR_UNSUPPORTED] = "unsupported operation, type, flag or ladder rung",
-    [GPUREDUCE_ERROR_WRONG_MEMORY_SPACE] = "pointer in the wrong memory space for this handle",
-    [GPUREDUCE_ERROR_EMPTY_INPUT] = "argmin/argmax of zero elements has no answer",
-    [GPUREDUCE_ERROR_NO_DEVICE] = "no usable CUDA device (none, no driver, or ordinal out of "
-                                  "range); GPUREDUCE_DEVICE_HOST still works",
-    [GPUREDUCE_ERROR_OUT_OF_MEMORY] = "out of memory while allocating the workspace",
-    [GPUREDUCE_ERROR_CUDA] = "a CUDA runtime call failed",
-    [GPUREDUCE_ERROR_TUNE_CACHE] = "tuning applied to the handle, but the tuning cache file "
-                                   "could not be written",
+static const char *const status_strings[GPUREDUCE_STATUS_COUNT] = {
+#define GR_STATUS_STRING(name, value, text) [name] = text,
+    GPUREDUCE_STATUS_LIST(GR_STATUS_STRING)
+#undef GR_STATUS_STRING
+};
+
+static const char *const status_names[GPUREDUCE_STATUS_COUNT] = {
+#define GR_STATUS_NAME(name, value, text) [name] = #name,
+    GPUREDUCE_STATUS_LIST(GR_STATUS_NAME)
+#undef GR_STATUS_NAME
 };
 
 const char *gpureduce_status_string(gpureduce_status_t status) {
-  if ((unsigned)status < sizeof status_strings / sizeof status_strings[0] &&
-      status_strings[status])
-    return status_strings[status];
-  return "unknown status";
+  return (unsigned)status < GPUREDUCE_STATUS_COUNT ? status_strings[status] : "unknown status";
+}
+
+const char *gpureduce_status_name(gpureduce_status_t status) {
+  return (unsigned)status < GPUREDUCE_STATUS_COUNT ? status_names[status] : NULL;
 }
 
 static const char *const op_names[GPUREDUCE_OP_COUNT] = {

@@ -1,9 +1,12 @@
 #!/bin/sh
 # abi-symbols.sh - the shared library exports exactly the functions that
-# include/gpureduce.h declares GPUREDUCE_API: every declared function is a
-# defined dynamic symbol of the built libgpureduce.so, and every defined
-# dynamic symbol is a declared function.  One TAP line per symbol and
-# direction, naming the symbol.  doc/ABI.md says why this matters.
+# the public headers (include/gpureduce.h and include/gpureduce/*.h)
+# declare GPUREDUCE_API, all in the one named node of the linker version
+# script src/libgpureduce.map: every declared function is listed in the
+# node and is a defined dynamic symbol of the built libgpureduce.so with
+# that node's version, and every listed or exported symbol is a declared
+# function.  One TAP line per symbol and check, naming the symbol.
+# doc/ABI.md says why this matters.
 #
 # Run by `make check` (AM_TESTS_ENVIRONMENT sets GR_ABS_TOP_BUILDDIR and
 # GR_ABS_TOP_SRCDIR); skips when the tree was configured --disable-shared.
@@ -15,7 +18,8 @@
 . "`dirname "$0"`/taplib.sh"
 tap_need GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR
 nm=${GR_NM:-nm}
-header=$GR_ABS_TOP_SRCDIR/include/gpureduce.h
+headers="$GR_ABS_TOP_SRCDIR/include/gpureduce.h `ls "$GR_ABS_TOP_SRCDIR"/include/gpureduce/*.h`"
+map=$GR_ABS_TOP_SRCDIR/src/libgpureduce.map
 la=$GR_ABS_TOP_BUILDDIR/libgpureduce.la
 
 if ! test -f "$la"; then
@@ -78,47 +82,84 @@ awk '
       if (match(head, /[A-Za-z_][A-Za-z0-9_]*$/))
         print substr(head, RSTART, RLENGTH)
     }
-  }' "$header" | LC_ALL=C sort -u >"$tmp/declared"
+  }' $headers | LC_ALL=C sort -u >"$tmp/declared"
 
-# Exported: defined dynamic symbols, "NAME TYPE" (one line per name).
+# The version script: comments dropped, the node names ("NAME {") and the
+# symbols of its global: section ("name;", no wildcard).
+sed 's|/\*.*\*/||; /\/\*/,/\*\//d' "$map" >"$tmp/map"
+awk '/^[A-Za-z_][A-Za-z0-9_.]*[ \t]*\{/ { sub(/[ \t]*\{.*/, ""); print }' "$tmp/map" >"$tmp/nodes"
+awk '/global:/ { on = 1; next } /local:/ { on = 0 }
+     on { gsub(/[ \t;]/, ""); if ($0 != "") print }' "$tmp/map" | LC_ALL=C sort -u >"$tmp/listed"
+node=`head -n 1 "$tmp/nodes"`
+
+# Exported: defined dynamic symbols, "NAME TYPE VERSION" (one line per name;
+# nm -D writes name@@VERSION for a default version).  The version node's
+# own absolute symbol (type A) is not a function.
 if ! $nm -D --defined-only "$lib" >"$tmp/nm.out" 2>"$tmp/nm.err"; then
   echo "1..1"
   echo "not ok 1 - $nm -D --defined-only $dlname failed"
   sed 's/^/# /' "$tmp/nm.err"
   exit 0
 fi
-awk 'NF >= 2 { name = $NF; sub(/@.*/, "", name); print name, $(NF - 1) }' "$tmp/nm.out" \
-  | LC_ALL=C sort -u -k1,1 >"$tmp/exported"
+awk 'NF >= 2 && $(NF - 1) != "A" {
+       name = $NF; version = "(none)"
+       if (index(name, "@")) { version = name; sub(/^[^@]*@@?/, "", version) }
+       sub(/@.*/, "", name); print name, $(NF - 1), version
+     }' "$tmp/nm.out" | LC_ALL=C sort -u -k1,1 >"$tmp/exported"
 
 ndecl=`wc -l <"$tmp/declared" | tr -d ' '`
 nexp=`wc -l <"$tmp/exported" | tr -d ' '`
-echo "1..`expr 1 + $ndecl + $nexp`"
+nlist=`wc -l <"$tmp/listed" | tr -d ' '`
+nnodes=`wc -l <"$tmp/nodes" | tr -d ' '`
+echo "1..`expr 2 + 2 \* $ndecl + $nexp + $nlist`"
 n=0
 ok ()     { n=`expr $n + 1`; echo "ok $n - $1"; }
 not_ok () { n=`expr $n + 1`; echo "not ok $n - $1"; }
 
 if test "$ndecl" -gt 0; then
-  ok "gpureduce.h declares $ndecl GPUREDUCE_API functions; $dlname exports $nexp symbols"
+  ok "the public headers declare $ndecl GPUREDUCE_API functions; $dlname exports $nexp symbols"
 else
-  not_ok "gpureduce.h declares no GPUREDUCE_API function (header parse failed?)"
+  not_ok "the public headers declare no GPUREDUCE_API function (header parse failed?)"
+fi
+if test "$nnodes" -eq 1 && expr "$node" : 'GPUREDUCE_[0-9][0-9]*\.[0-9][0-9]*$' >/dev/null; then
+  ok "libgpureduce.map has one named version node, $node, listing $nlist symbols"
+else
+  not_ok "libgpureduce.map has one version node named GPUREDUCE_MAJOR.MINOR: it has $nnodes: `tr '\n' ' ' <"$tmp/nodes"`"
 fi
 
-# Declared -> exported (as a function: T, or W/i for weak and ifunc).
+# Declared -> listed in the node, and exported (as a function: T, or W/i
+# for weak and ifunc) with the node's version.
 while read -r sym; do
+  if grep -qx "$sym" "$tmp/listed"; then
+    ok "declared $sym is listed in $node of libgpureduce.map"
+  else
+    not_ok "declared $sym is listed in $node of libgpureduce.map: it is not"
+  fi
   type=`awk -v s="$sym" '$1 == s { print $2 }' "$tmp/exported"`
-  case $type in
-    T | W | i) ok "declared $sym is exported by $dlname" ;;
-    '') not_ok "declared $sym is exported by $dlname: it is not (missing from the version script, or not built?)" ;;
+  version=`awk -v s="$sym" '$1 == s { print $3 }' "$tmp/exported"`
+  case $type:$version in
+    T:"$node" | W:"$node" | i:"$node") ok "declared $sym is exported by $dlname as $sym@@$node" ;;
+    :*) not_ok "declared $sym is exported by $dlname: it is not (missing from the version script, or not built?)" ;;
+    [TWi]:*) not_ok "declared $sym is exported by $dlname with version $node: its version is $version" ;;
     *) not_ok "declared $sym is exported by $dlname as a function: nm type is $type" ;;
   esac
 done <"$tmp/declared"
 
-# Exported -> declared.
-while read -r sym type; do
+# Listed -> declared.
+while read -r sym; do
   if grep -qx "$sym" "$tmp/declared"; then
-    ok "exported $sym is declared GPUREDUCE_API in gpureduce.h"
+    ok "$sym of libgpureduce.map is declared GPUREDUCE_API in the public headers"
   else
-    not_ok "exported $sym (nm type $type) is declared GPUREDUCE_API in gpureduce.h: it is not (an internal symbol leaking into the ABI?)"
+    not_ok "$sym of libgpureduce.map is declared GPUREDUCE_API in the public headers: it is not"
+  fi
+done <"$tmp/listed"
+
+# Exported -> declared.
+while read -r sym type version; do
+  if grep -qx "$sym" "$tmp/declared"; then
+    ok "exported $sym is declared GPUREDUCE_API in the public headers"
+  else
+    not_ok "exported $sym (nm type $type) is declared GPUREDUCE_API in the public headers: it is not (an internal symbol leaking into the ABI?)"
   fi
 done <"$tmp/exported"
 exit 0

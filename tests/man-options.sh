@@ -4,8 +4,10 @@
 #   reduce-bench(1) against `reduce-bench --help': the same options with
 #   the same argument names in OPTIONS, no other option mentioned, the
 #   same exit statuses in EXIT STATUS;
-#   gpureduce(3) against include/gpureduce.h: every prototype, enum value
-#   and constant in SYNOPSIS, every status in ERRORS with its value;
+#   gpureduce(3) against the public headers (include/gpureduce.h and
+#   include/gpureduce/*.h): every prototype, enum value and constant in
+#   SYNOPSIS, every status of GPUREDUCE_STATUS_LIST in ERRORS with its
+#   value;
 #   the C example of README and of gpureduce(3) is tests/readme-example.c,
 #   which make check compiles and runs.
 #
@@ -24,10 +26,14 @@ src=$GR_ABS_TOP_SRCDIR
 bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
 man1=$src/doc/reduce-bench.1
 man3=$src/doc/gpureduce.3
-header=$src/include/gpureduce.h
+# The umbrella and its subheaders, as one text.
+headers="$src/include/gpureduce.h `ls "$src"/include/gpureduce/*.h`"
 example=$src/tests/readme-example.c
 
 tap_tmpdir man
+# shellcheck disable=SC2086
+cat $headers >"$tmp/header"
+header=$tmp/header
 
 n=0
 # check DESCRIPTION FILE: ok when FILE is empty, else not ok with FILE as
@@ -152,20 +158,29 @@ roff_text <"$man3" >"$tmp/man3.txt"
 # SYNOPSIS as one line, blanks collapsed, no blank after "(".
 section SYNOPSIS <"$tmp/man3.txt" | tr '\n\t' '  ' \
   | sed 's/  */ /g; s/( /(/g' >"$tmp/synopsis"
-# The prototypes of the header, one per line, blanks collapsed likewise.
-awk '/^GPUREDUCE_API / { on = 1; sub(/^GPUREDUCE_API /, "") }
+# The prototypes of the headers, one per line, blanks collapsed likewise
+# (GPUREDUCE_NODISCARD, warn_unused_result, is not part of a prototype).
+awk '/^GPUREDUCE_API / { on = 1; sub(/^GPUREDUCE_API /, ""); sub(/^GPUREDUCE_NODISCARD /, "") }
      on { printf "%s ", $0; if ($0 ~ /;/) { print ""; on = 0 } }' "$header" \
   | sed 's/[ \t][ \t]*/ /g; s/( /(/g; s/ $//' >"$tmp/protos"
 : >"$tmp/d6"
 while IFS= read -r proto; do
   grep -F -e "$proto" "$tmp/synopsis" >/dev/null || echo "$proto" >>"$tmp/d6"
 done <"$tmp/protos"
-test -s "$tmp/protos" || echo "no GPUREDUCE_API prototype found in $header" >>"$tmp/d6"
+test -s "$tmp/protos" || echo "no GPUREDUCE_API prototype found in $headers" >>"$tmp/d6"
 
-# Enum values ("NAME = N") and constants ("#define NAME VALUE").
+# Enum values ("NAME = N"; the statuses "X(NAME, N, ..." of
+# GPUREDUCE_STATUS_LIST, shown as "NAME = N" in the page) and constants
+# ("#define NAME VALUE"; not the header guards, the attribute macros or
+# the X-macro's own helpers).
+grep -o 'X(GPUREDUCE_[A-Z0-9_]*, [0-9][0-9]*' "$header" \
+  | sed 's/^X(\(.*\), \(.*\)$/\1 = \2/' >"$tmp/statuses"
 grep -o 'GPUREDUCE_[A-Z0-9_]* = [0-9][0-9]*' "$header" >"$tmp/consts"
+cat "$tmp/statuses" >>"$tmp/consts"
 grep '^#define GPUREDUCE_' "$header" \
-  | grep -v -e '^#define GPUREDUCE_H$' -e '^#define GPUREDUCE_API' \
+  | grep -v -e '^#define GPUREDUCE_\([A-Z_]*_\)\{0,1\}H$' -e '^#define GPUREDUCE_H_INSIDE' \
+      -e '^#define GPUREDUCE_API' -e '^#define GPUREDUCE_NODISCARD' \
+      -e '^#define GPUREDUCE_STATUS_' \
   | sed 's/[ \t][ \t]*/ /g; s/ $//' >>"$tmp/consts"
 : >"$tmp/d7"
 while IFS= read -r c; do
@@ -177,12 +192,12 @@ done <"$tmp/consts"
 # Every status has an ERRORS entry "NAME (VALUE)" (SUCCESS is in RETURN VALUE).
 section ERRORS <"$tmp/man3.txt" >"$tmp/errors"
 : >"$tmp/d8"
-grep -o 'GPUREDUCE_ERROR_[A-Z0-9_]* = [0-9][0-9]*' "$header" >"$tmp/statuses"
-test -s "$tmp/statuses" || echo "no GPUREDUCE_ERROR_* value found in $header" >>"$tmp/d8"
+grep 'GPUREDUCE_ERROR_' "$tmp/statuses" >"$tmp/errors.want"
+test -s "$tmp/errors.want" || echo "no GPUREDUCE_ERROR_* status found in GPUREDUCE_STATUS_LIST" >>"$tmp/d8"
 while read -r name _ value; do
   grep -F -x -e "$name ($value)" "$tmp/errors" >/dev/null \
     || echo "$name ($value) has no entry in ERRORS" >>"$tmp/d8"
-done <"$tmp/statuses"
+done <"$tmp/errors.want"
 
 # ---- the C example ----------------------------------------------------------
 : >"$tmp/d9"
@@ -210,9 +225,9 @@ check "every option of --help is in reduce-bench.1 OPTIONS, with its argument" "
 check "every option in reduce-bench.1 OPTIONS is in --help, with its argument" "$tmp/d3"
 check "every --option reduce-bench.1 mentions is an option of --help" "$tmp/d4"
 check "reduce-bench.1 EXIT STATUS lists the statuses of --help" "$tmp/d5"
-check "every prototype of gpureduce.h is in gpureduce.3 SYNOPSIS" "$tmp/d6"
-check "every enum value and constant of gpureduce.h is in gpureduce.3 SYNOPSIS" "$tmp/d7"
-check "every status of gpureduce.h has an ERRORS entry with its value" "$tmp/d8"
+check "every prototype of the public headers is in gpureduce.3 SYNOPSIS" "$tmp/d6"
+check "every enum value and constant of the public headers is in gpureduce.3 SYNOPSIS" "$tmp/d7"
+check "every status of GPUREDUCE_STATUS_LIST has an ERRORS entry with its value" "$tmp/d8"
 check "README's C example is tests/readme-example.c" "$tmp/d9"
 check "gpureduce.3's EXAMPLE is tests/readme-example.c" "$tmp/d10"
 exit 0

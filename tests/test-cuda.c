@@ -413,7 +413,9 @@ static void cuda_ladder_errors(void **state) {
     }
     /* n = 0 with a NULL input is allowed */
     size_t need0 = 0;
-    gpureduce_ladder_workspace_size((gpureduce_ladder_rung_t)rung, 0, &need0);
+    check_status(GPUREDUCE_SUCCESS,
+                 gpureduce_ladder_workspace_size((gpureduce_ladder_rung_t)rung, 0, &need0),
+                 "ladder rung %d: workspace size for n = 0", rung);
     check_status(GPUREDUCE_SUCCESS,
                  gpureduce_ladder_sum_f32((gpureduce_ladder_rung_t)rung, NULL, (float *)d_out, 0,
                                           need0 ? ws : NULL, need0 ? need + 64 : 0, NULL, h),
@@ -612,7 +614,8 @@ static void cuda_queued_launches(void **state) {
                  "queued call %d (%s of %zu) on handle %d: the host backend's answer", c,
                  tu_op_names[op], len[c], k + 1);
   }
-  gpureduce_set_stream(hs[0], NULL);
+  check_status(GPUREDUCE_SUCCESS, gpureduce_set_stream(hs[0], NULL),
+               "back to the default stream");
   CK(cudaStreamDestroy(s1));
   CK(cudaStreamDestroy(s2));
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h2), "destroy the second handle");

@@ -2220,7 +2220,7 @@ static int run_tune(struct run *run) {
   }
   gpureduce_tune_cache_t state;
   const char *path = NULL;
-  gpureduce_tune_cache_state(run->h, &state, &path);
+  if (gpureduce_tune_cache_state(run->h, &state, &path) != GPUREDUCE_SUCCESS) path = NULL;
   add_summary(run, "tuned %zu size buckets in %.1f s; %s", count, seconds,
               s == GPUREDUCE_SUCCESS
                   ? (getenv("GPUREDUCE_TUNE") && !strcmp(getenv("GPUREDUCE_TUNE"), "off")

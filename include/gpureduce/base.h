@@ -1,0 +1,282 @@
+/*
+ * gpureduce/base.h - statuses, operations, types, handles and names.
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ *
+ * Part of <gpureduce.h>; include that, never this file.
+ */
+#ifndef GPUREDUCE_H_INSIDE
+#error "include <gpureduce.h>, not <gpureduce/base.h>"
+#endif
+#ifndef GPUREDUCE_BASE_H
+#define GPUREDUCE_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define GPUREDUCE_API __attribute__((visibility("default")))
+/* On every call that returns a status except gpureduce_destroy(), whose
+ * status a cleanup path can rarely act on (and GCC does not let a cast to
+ * void silence the warning). */
+#define GPUREDUCE_NODISCARD __attribute__((warn_unused_result))
+#else
+#define GPUREDUCE_API
+#define GPUREDUCE_NODISCARD
+#endif
+
+/*
+ * ---------------------------------------------------------------------------
+ * Statuses
+ *
+ * Every call that can fail returns a gpureduce_status_t.  The values are
+ * fixed (they are part of the ABI) and new ones are only ever appended.
+ * After any error status nothing was written to the output, and the handle
+ * can still be used unless the entry says otherwise.  gpureduce_last_message()
+ * gives the detail of the failure of the handle's last call.
+ *
+ * GPUREDUCE_STATUS_LIST(X) is the one list of them: X(NAME, VALUE, TEXT),
+ * where TEXT is what gpureduce_status_string() returns.  It generates the
+ * enum below, gpureduce_status_string() and gpureduce_status_name().
+ *
+ * SUCCESS           the call did what it says.
+ * INVALID_ARGUMENT  caller misuse, the value reserved for it: a NULL
+ *                   pointer where one is required (input or output with
+ *                   n > 0, a NULL result pointer), a pointer not aligned to
+ *                   its element or result size, unknown flag bits, a device
+ *                   ordinal below -1 (gpureduce_create()), a block count
+ *                   above the device's limit, or a workspace smaller than
+ *                   the size the library asked for.  Nothing was done;
+ *                   correct the call.
+ * INVALID_HANDLE    the handle is NULL.
+ * UNSUPPORTED       unknown operation, type or ladder rung, or a
+ *                   combination without a meaning (GPUREDUCE_ACCUMULATE_F64
+ *                   on anything but an F32 sum-like operation, a ladder
+ *                   rung or a block count on the host backend).
+ * WRONG_MEMORY_SPACE  a pointer lives in the wrong memory space for the
+ *                   handle: host memory given to a CUDA handle, device
+ *                   memory given to the host handle, or memory of another
+ *                   device.
+ * EMPTY_INPUT       ARGMIN or ARGMAX of zero elements: there is no index
+ *                   to return.
+ * NO_DEVICE         no usable CUDA device with that ordinal: none present,
+ *                   no driver, a driver older than the runtime, or an
+ *                   ordinal out of range.  The host backend
+ *                   (GPUREDUCE_DEVICE_HOST) still works.
+ * OUT_OF_MEMORY     allocating the handle's workspace (device or host
+ *                   memory), or gpureduce_autotune()'s buffer, failed.
+ * CUDA              a CUDA runtime call failed; gpureduce_last_message()
+ *                   names it and gives CUDA's message.  A sticky CUDA error
+ *                   (a kernel fault) leaves the device, and so the handle,
+ *                   unusable: destroy it.
+ * TUNE_CACHE        gpureduce_autotune() measured and applied its choices
+ *                   to the handle, but could not write the tuning cache
+ *                   file (the message names the path and the reason).  The
+ *                   handle is fine; the next process will not see the
+ *                   tuning.
+ */
+#define GPUREDUCE_STATUS_LIST(X)                                                      \
+  X(GPUREDUCE_SUCCESS, 0, "success")                                                  \
+  X(GPUREDUCE_ERROR_INVALID_ARGUMENT, 1,                                              \
+    "invalid argument: a NULL or misaligned pointer, unknown flags, a device "        \
+    "ordinal below -1, a block count above the device's limit, or a workspace that "  \
+    "is too small")                                                                   \
+  X(GPUREDUCE_ERROR_INVALID_HANDLE, 2,                                                \
+    "invalid handle (NULL; create one with gpureduce_create)")                        \
+  X(GPUREDUCE_ERROR_UNSUPPORTED, 3,                                                   \
+    "unsupported operation, type, flag or ladder rung, or a call the host backend "   \
+    "does not have")                                                                  \
+  X(GPUREDUCE_ERROR_WRONG_MEMORY_SPACE, 4,                                            \
+    "pointer in the wrong memory space for this handle (host or device memory, or "   \
+    "another device's)")                                                              \
+  X(GPUREDUCE_ERROR_EMPTY_INPUT, 5, "argmin/argmax of zero elements has no answer")   \
+  X(GPUREDUCE_ERROR_NO_DEVICE, 6,                                                     \
+    "no usable CUDA device (none, no driver, or ordinal out of range); "              \
+    "GPUREDUCE_DEVICE_HOST still works")                                              \
+  X(GPUREDUCE_ERROR_OUT_OF_MEMORY, 7,                                                 \
+    "out of memory while allocating the workspace or the tuning buffer")              \
+  X(GPUREDUCE_ERROR_CUDA, 8, "a CUDA runtime call failed")                            \
+  X(GPUREDUCE_ERROR_TUNE_CACHE, 9,                                                    \
+    "tuning applied to the handle, but the tuning cache file could not be written")
+
+/** Status of every call; see GPUREDUCE_STATUS_LIST above for each value. */
+typedef enum gpureduce_status {
+#define GPUREDUCE_STATUS_ENUMERATOR_(name, value, text) name = value,
+  GPUREDUCE_STATUS_LIST(GPUREDUCE_STATUS_ENUMERATOR_)
+#undef GPUREDUCE_STATUS_ENUMERATOR_
+  /** Number of statuses (one past the last); not a status. */
+  GPUREDUCE_STATUS_COUNT
+} gpureduce_status_t;
+
+/*
+ * ---------------------------------------------------------------------------
+ * Operations, types, flags
+ */
+
+/** Reduction operations. */
+typedef enum gpureduce_op {
+  GPUREDUCE_SUM = 0,         /**< sum of the elements */
+  GPUREDUCE_PROD = 1,        /**< product of the elements */
+  GPUREDUCE_MIN = 2,         /**< smallest element */
+  GPUREDUCE_MAX = 3,         /**< largest element */
+  GPUREDUCE_ARGMIN = 4,      /**< index of the smallest element */
+  GPUREDUCE_ARGMAX = 5,      /**< index of the largest element */
+  GPUREDUCE_SUM_ABS = 6,     /**< sum of |x| */
+  GPUREDUCE_SUM_SQUARES = 7  /**< sum of x*x */
+} gpureduce_op_t;
+
+/** Number of operations (one past the last). */
+#define GPUREDUCE_OP_COUNT 8
+
+/** Element types. */
+typedef enum gpureduce_type {
+  GPUREDUCE_F16 = 0,  /**< IEEE binary16, as uint16_t bit patterns */
+  GPUREDUCE_BF16 = 1, /**< bfloat16, as uint16_t bit patterns */
+  GPUREDUCE_F32 = 2,  /**< float */
+  GPUREDUCE_F64 = 3,  /**< double */
+  GPUREDUCE_I8 = 4,   /**< int8_t */
+  GPUREDUCE_U8 = 5,   /**< uint8_t */
+  GPUREDUCE_I32 = 6,  /**< int32_t */
+  GPUREDUCE_U32 = 7,  /**< uint32_t */
+  GPUREDUCE_I64 = 8,  /**< int64_t */
+  GPUREDUCE_U64 = 9   /**< uint64_t */
+} gpureduce_type_t;
+
+/** Number of element types (one past the last). */
+#define GPUREDUCE_TYPE_COUNT 10
+
+/** Flag for gpureduce_reduce(): accumulate an F32 SUM, PROD, SUM_ABS or
+ *  SUM_SQUARES in double and return a double. */
+#define GPUREDUCE_ACCUMULATE_F64 0x1u
+
+/*
+ * ---------------------------------------------------------------------------
+ * Handles
+ */
+
+/** Device argument of gpureduce_create() that selects the host backend. */
+#define GPUREDUCE_DEVICE_HOST (-1)
+
+/** Opaque handle: a backend (one CUDA device or the host), a stream and a
+ *  workspace. */
+typedef struct gpureduce_handle *gpureduce_handle_t;
+
+/**
+ * Create a handle.
+ *
+ * @param handle  host pointer; receives the new handle on success and is
+ *                left untouched on error.
+ * @param device  a CUDA device ordinal (>= 0), or GPUREDUCE_DEVICE_HOST for
+ *                the host backend, which needs no GPU.
+ *
+ * A CUDA handle allocates its workspace on the device here, once, clears it
+ * and waits for that on the legacy default stream (besides
+ * gpureduce_autotune(), the only call that synchronizes); it uses the
+ * legacy default stream until gpureduce_set_stream(), and loads the tuning
+ * cache.  The host handle allocates its workspace in host memory.  On
+ * failure no handle exists, so the status is the whole answer.
+ *
+ * @return GPUREDUCE_SUCCESS;
+ *         GPUREDUCE_ERROR_INVALID_ARGUMENT (handle is NULL, or device is
+ *         below -1);
+ *         GPUREDUCE_ERROR_NO_DEVICE (no such CUDA device);
+ *         GPUREDUCE_ERROR_OUT_OF_MEMORY (workspace allocation failed);
+ *         GPUREDUCE_ERROR_CUDA (another CUDA failure, such as a library
+ *         built for other GPU architectures than this device's).
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_create(gpureduce_handle_t *handle, int device);
+
+/**
+ * Destroy a handle and free its workspace.  Destroying NULL is a no-op that
+ * returns GPUREDUCE_SUCCESS.  Work already enqueued that uses the handle
+ * must have completed (synchronize its stream first).
+ *
+ * @return GPUREDUCE_SUCCESS, or GPUREDUCE_ERROR_CUDA if freeing device
+ *         memory failed (the handle is freed anyway).
+ */
+GPUREDUCE_API gpureduce_status_t gpureduce_destroy(gpureduce_handle_t handle);
+
+/**
+ * Set the stream that later calls on a CUDA handle enqueue their work on.
+ *
+ * @param stream  a cudaStream_t of the handle's device, cast to void *;
+ *                NULL is the legacy default stream.  Ignored (but stored)
+ *                by the host backend.
+ * @return GPUREDUCE_SUCCESS or GPUREDUCE_ERROR_INVALID_HANDLE.
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_set_stream(gpureduce_handle_t handle, void *stream);
+
+/**
+ * The device the handle was created for: a CUDA ordinal, or
+ * GPUREDUCE_DEVICE_HOST.
+ * @param device  host pointer; receives the ordinal.
+ * @return GPUREDUCE_SUCCESS, GPUREDUCE_ERROR_INVALID_HANDLE or
+ *         GPUREDUCE_ERROR_INVALID_ARGUMENT (device is NULL).
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_get_device(gpureduce_handle_t handle, int *device);
+
+/**
+ * Detail of the handle's last call if it failed: which argument or which
+ * CUDA call, and what to do next.  Every call that takes the handle clears
+ * it first, so it is empty after a call that succeeded.  The string belongs
+ * to the handle and is valid until its next call.  Returns the status
+ * string of GPUREDUCE_ERROR_INVALID_HANDLE for NULL.
+ */
+GPUREDUCE_API const char *gpureduce_last_message(gpureduce_handle_t handle);
+
+/*
+ * ---------------------------------------------------------------------------
+ * Names and sizes (pure functions: no handle, no state, never fail)
+ */
+
+/**
+ * A static, human-readable English description of a status, never NULL
+ * (unknown values give "unknown status").  Example:
+ * gpureduce_status_string(GPUREDUCE_ERROR_EMPTY_INPUT) is
+ * "argmin/argmax of zero elements has no answer".
+ */
+GPUREDUCE_API const char *gpureduce_status_string(gpureduce_status_t status);
+
+/**
+ * The enumerator's name of a status, such as "GPUREDUCE_ERROR_CUDA" for
+ * GPUREDUCE_ERROR_CUDA, or NULL for a value that is not a status.
+ */
+GPUREDUCE_API const char *gpureduce_status_name(gpureduce_status_t status);
+
+/**
+ * Bytes of the result of (type, op, flags): 2 for F16/BF16 MIN and MAX,
+ * 8 for ARGMIN/ARGMAX, and so on by the table in <gpureduce.h>; 0 when the
+ * combination is unsupported.
+ */
+GPUREDUCE_API size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op,
+                                           unsigned flags);
+
+/** Bytes of one element of type (0 for an unknown type). */
+GPUREDUCE_API size_t gpureduce_type_size(gpureduce_type_t type);
+
+/** Lower-case name of an operation ("sum", "argmin", ...) or NULL. */
+GPUREDUCE_API const char *gpureduce_op_name(gpureduce_op_t op);
+
+/** Lower-case name of a type ("f32", "bf16", "u8", ...) or NULL. */
+GPUREDUCE_API const char *gpureduce_type_name(gpureduce_type_t type);
+
+/** Run-time version: GPUREDUCE_VERSION_STRING of the library actually
+ *  loaded (compare with the header's GPUREDUCE_VERSION_STRING). */
+GPUREDUCE_API const char *gpureduce_version_string(void);
+
+/** Run-time version as GPUREDUCE_VERSION_NUMBER: major * 10000 +
+ *  minor * 100 + patch. */
+GPUREDUCE_API unsigned gpureduce_version_number(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUREDUCE_BASE_H */
