@@ -3,7 +3,7 @@
  *
  * Build and run (clang; see `make fuzz` in Makefile.am):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
- *     tests/fuzz-tune-cache.c src/tune_cache.c src/names.c -o fuzz-tune-cache
+ *     tests/fuzz-tune-cache.c src/tune/cache.c src/api/names.c -o fuzz-tune-cache
  *   ./fuzz-tune-cache -max_total_time=300 tests/fuzz-corpus
  *
  * The parser must never crash, leak or read out of bounds, whatever the
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "tune/tune.h"
 
 static const struct gr_tune_key key = {
     "NVIDIA H200", "0123456789abcdef0123456789abcdef", 9, 0, 132, 13000};

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "tune/tune.h"
 
 static const struct gr_tune_key key = {
     "NVIDIA H200", "00112233445566778899aabbccddeeff", 9, 0, 132, 13000};

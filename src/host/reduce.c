@@ -1,5 +1,5 @@
 /*
- * host_backend.c - the host backend: the same reductions over host arrays,
+ * host/reduce.c - the host backend: the same reductions over host arrays,
  * in the same order as the CUDA kernels (doc/ORDER.md), so floating-point
  * results are bitwise the same.
  *
@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "host/host.h"
+#include "order/order.h"
+#include "order/tree.h"
 
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
 #error "the host backend needs FLT_EVAL_METHOD == 0 (SSE arithmetic on x86)"
@@ -194,31 +196,6 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 /* ---- the order ------------------------------------------------------------ */
 
 /*
- * Binary counter over a sequence of subtree values: value number i joins
- * the finished subtrees to its left (one per trailing 1 bit of i); what is
- * left at the end folds smallest first.  This computes the complete binary
- * tree over the sequence, missing right subtrees dropped.
- */
-#define GR_COUNTER_PUSH(stack, idx, v, COMB)           \
-  do {                                                 \
-    uint64_t i_ = (idx);                               \
-    int level_ = 0;                                    \
-    for (; i_ & 1; i_ >>= 1, ++level_) v = COMB(stack[level_], v); \
-    stack[level_] = v;                                 \
-  } while (0)
-
-#define GR_COUNTER_FOLD(stack, count, r, COMB)                   \
-  do {                                                           \
-    uint64_t c_ = (count);                                       \
-    int have_ = 0;                                               \
-    for (int level_ = 0; c_; c_ >>= 1, ++level_)                 \
-      if (c_ & 1) {                                              \
-        r = have_ ? COMB(stack[level_], r) : stack[level_];      \
-        have_ = 1;                                               \
-      }                                                          \
-  } while (0)
-
-/*
  * One reduction: NAME(input, n, output, roots).  IN_T is the element type,
  * RD widens it, A_T is the accumulator with identity IDENT, LIFT and COMB
  * as above, OUT_T/FIN the result.
@@ -242,9 +219,9 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
     A_T stack[64], r = IDENT;                                                         \
     for (uint64_t t = t0; t < t1; ++t) {                                              \
       A_T v = NAME##_tile(x, n, t);                                                   \
-      GR_COUNTER_PUSH(stack, t - t0, v, COMB);                                        \
+      GR_TREE_PUSH(stack, t - t0, v, COMB);                                           \
     }                                                                                 \
-    GR_COUNTER_FOLD(stack, t1 - t0, r, COMB);                                         \
+    GR_TREE_FOLD(stack, t1 - t0, r, COMB);                                            \
     return r;                                                                         \
   }                                                                                   \
   static void NAME(const void *input, uint64_t n, void *output, void *workspace) {    \
@@ -262,9 +239,9 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
     }                                                                                 \
     for (int64_t g = 0; g < groups; ++g) {                                            \
       A_T v = roots[g];                                                               \
-      GR_COUNTER_PUSH(stack, (uint64_t)g, v, COMB);                                   \
+      GR_TREE_PUSH(stack, (uint64_t)g, v, COMB);                                      \
     }                                                                                 \
-    GR_COUNTER_FOLD(stack, (uint64_t)groups, r, COMB);                                \
+    GR_TREE_FOLD(stack, (uint64_t)groups, r, COMB);                                   \
     const OUT_T out = FIN(r, n);                                                      \
     memcpy(output, &out, sizeof out);                                                 \
   }

@@ -1,7 +1,8 @@
 /*
- * tune_cache.c - the tuning cache: its text format and its files.
+ * tune/cache.c - the tuning cache: its text format and its files.
  *
- * Plain C and POSIX, no CUDA: tune.c calls it, host-only tests call it, and
+ * Plain C and POSIX, no CUDA: the handle's creation and the autotuner
+ * call it (tune/tune.c), host-only tests call it, and
  * the libFuzzer target tests/fuzz-tune-cache.c feeds the parser hostile
  * input.  The parser accepts exactly what gr_tune_format() writes, bounded
  * in size and line length; anything else is CORRUPT (or FOREIGN when the
@@ -17,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "tune/tune.h"
 
 #define GR_TUNE_FORMAT 1
 #define GR_GRID_LIMIT 2147483647u
@@ -256,6 +257,13 @@ out:
   free(buf);
   close(fd);
   return state;
+}
+
+void gr_tune_load(struct gr_tune *t) {
+  if (!gr_tune_cache_path(t->key.uuid, t->path, sizeof t->path)) t->path[0] = '\0';
+  t->state = gr_tune_disabled() ? GPUREDUCE_TUNE_CACHE_DISABLED
+             : t->path[0]        ? gr_tune_file_read(t->path, &t->key, &t->blocks)
+                                 : GPUREDUCE_TUNE_CACHE_ABSENT;
 }
 
 /* mkdir -p for the cache directory (the parent of t->path). */

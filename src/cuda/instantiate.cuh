@@ -1,19 +1,21 @@
 /*
- * kernel_table.cuh - the one list that instantiates the production kernel.
+ * cuda/instantiate.cuh - the one list that instantiates the production
+ * kernel.
  *
- * kernel_for<T, F64>(op) returns the address of reduce_kernel for the
+ * kernel_row<T, F64>(op) returns the address of reduce_kernel<Op> for the
  * operation `op` on element type T, built from the operation list
  * 0 .. GPUREDUCE_OP_COUNT-1 by one pack expansion: adding an operation to
- * gpureduce.h and OpFor (ops.cuh) is all it takes.  Each kernels_*.cu file
- * instantiates the rows of its type family, so the families compile in
- * parallel.
+ * gpureduce.h and OpFor (ops.cuh), and its row to the policy table, is all
+ * it takes.  Each instantiate_*.cu file instantiates the rows of its type
+ * family, so the families compile in parallel.
  */
-#ifndef GPUREDUCE_KERNEL_TABLE_CUH
-#define GPUREDUCE_KERNEL_TABLE_CUH
+#ifndef GR_CUDA_INSTANTIATE_CUH
+#define GR_CUDA_INSTANTIATE_CUH
 
 #include <utility>
 
-#include "reduce_kernel.cuh"
+#include "cuda/dispatch.cuh"
+#include "cuda/kernel_reduce.cuh"
 
 namespace gr {
 
@@ -25,10 +27,10 @@ const void *pick_kernel(gpureduce_op_t op, std::integer_sequence<int, O...>) {
 }
 
 template <gpureduce_type_t T, bool F64 = false>
-const void *kernel_for(gpureduce_op_t op) {
+const void *kernel_row(gpureduce_op_t op) {
   return pick_kernel<T, F64>(op, std::make_integer_sequence<int, GPUREDUCE_OP_COUNT>{});
 }
 
 } /* namespace gr */
 
-#endif /* GPUREDUCE_KERNEL_TABLE_CUH */
+#endif /* GR_CUDA_INSTANTIATE_CUH */

@@ -1,11 +1,12 @@
 /*
- * names.c - names, sizes and status strings: the pure tables of the API,
- * with no CUDA and no state (the tuning-cache fuzz target links this file
- * and tune_cache.c alone).
+ * api/names.c - names, sizes and status strings: the pure tables of the
+ * API, with no CUDA and no state (the tuning-cache test and fuzz target
+ * link this file and tune/cache.c alone).  The statuses' names and strings
+ * come from the header's one list, GPUREDUCE_STATUS_LIST.
  */
 #include <stddef.h>
 
-#include "internal.h"
+#include "gpureduce.h"
 
 static const char *const status_strings[GPUREDUCE_STATUS_COUNT] = {
 #define GR_STATUS_STRING(name, value, text) [name] = text,

@@ -1,8 +1,11 @@
 /*
- * lane.cuh - how one lane folds its 8 chunks of an interior tile.
+ * cuda/thread_fold.cuh - the thread layer: how one thread, one lane of the
+ * order, folds its 8 chunks of an interior tile.  The lane kinds are named
+ * by LaneKind; the policy table (policy.cuh) picks one per operation and
+ * type family.
  *
- * A lane policy has a State, init(), chunk<K>(state, 16 bytes, first) for
- * the lane's K-th chunk (first: index of its first element) and
+ * A lane has a State, init(), chunk<K>(state, 16 bytes, first) for the
+ * lane's K-th chunk (first: index of its first element) and
  * finish(state, c0) -> Op::Acc, where c0 is the lane's first chunk index.
  *
  * The floating-point sums must follow the order element by element
@@ -11,18 +14,19 @@
  * integer keys, argmin and argmax remember a small position instead of a
  * 64-bit index, and 8-bit integers use the SIMD byte instructions (dp4a,
  * vmin4).  Tiles that touch an end of the array never come here: they use
- * the plain element-by-element fold of reduce_kernel.cuh.
+ * the plain element-by-element fold of the agent (agent_reduce.cuh).
  *
  * Measured reason (H200, 2026-11-30, reduce-bench at n = 2^28, one call):
  * with the plain fold, u8 argmin ran at 0.18x and f16 min at 0.54x the f32
  * sum's GB/s: compute, not memory, set their speed.
  */
-#ifndef GPUREDUCE_LANE_CUH
-#define GPUREDUCE_LANE_CUH
+#ifndef GR_CUDA_THREAD_FOLD_CUH
+#define GR_CUDA_THREAD_FOLD_CUH
 
 #include <cstring>
 
-#include "ops.cuh"
+#include "cuda/ops.cuh"
+#include "order/order.h"
 
 namespace gr {
 
@@ -272,35 +276,42 @@ template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
   }
 };
 
-/* ---- which policy an operation uses ------------------------------------------ */
+/* ---- the lane kinds ------------------------------------------------------------ */
 
-template <class Op> struct LaneFor { using type = SequentialLane<Op>; };
-
-template <gpureduce_type_t T, bool IsMax> struct LaneFor<MinMax<T, IsMax>> {
-  using Op = MinMax<T, IsMax>;
-  static constexpr bool kByte = T == GPUREDUCE_I8 || T == GPUREDUCE_U8;
-  using type = typename std::conditional<
-      Elem<T>::is_float, FloatMinMaxLane<Op, IsMax>,
-      typename std::conditional<kByte, Byte8MinMaxLane<Op, T == GPUREDUCE_I8, IsMax>,
-                                SequentialLane<Op>>::type>::type;
+enum class LaneKind {
+  kSequential,  /* SequentialLane: every element in turn, the order itself */
+  kOrderedKeys, /* FloatMinMaxLane: min/max of integer keys of floats */
+  kArgPosition, /* ArgLane: the best value and its position in the tile */
+  kByteDot,     /* Byte8SumLane: dp4a, four bytes (|x|, x*x) a step */
+  kByteProd,    /* Byte8ProdLane: four bytes multiplied in 32 bits */
+  kByteSimd,    /* Byte8MinMaxLane: vmin4/vmax4 over four bytes */
+  kByteArg      /* Byte8ArgLane: vmin4/vmax4, then the first match */
 };
 
-template <gpureduce_type_t T, bool IsMax> struct LaneFor<ArgMinMax<T, IsMax>> {
-  using Op = ArgMinMax<T, IsMax>;
-  static constexpr bool kByte = T == GPUREDUCE_I8 || T == GPUREDUCE_U8;
-  using type = typename std::conditional<kByte, Byte8ArgLane<Op, T == GPUREDUCE_I8, IsMax>,
-                                         ArgLane<Op, IsMax>>::type;
+/* The lane of kind K for operation Op. */
+template <class Op, LaneKind K> struct LaneOf;
+template <class Op> struct LaneOf<Op, LaneKind::kSequential> {
+  using type = SequentialLane<Op>;
 };
-
-template <gpureduce_type_t T, SumKind K, bool F64> struct LaneFor<SumLike<T, K, F64>> {
-  using Op = SumLike<T, K, F64>;
-  static constexpr bool kByte = T == GPUREDUCE_I8 || T == GPUREDUCE_U8;
-  using type = typename std::conditional<
-      !kByte, SequentialLane<Op>,
-      typename std::conditional<K == kProd, Byte8ProdLane<Op, T == GPUREDUCE_I8>,
-                                Byte8SumLane<Op, T == GPUREDUCE_I8, K>>::type>::type;
+template <class Op> struct LaneOf<Op, LaneKind::kOrderedKeys> {
+  using type = FloatMinMaxLane<Op, Op::kIsMax>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kArgPosition> {
+  using type = ArgLane<Op, Op::kIsMax>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kByteDot> {
+  using type = Byte8SumLane<Op, Op::kType == GPUREDUCE_I8, Op::kKind>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kByteProd> {
+  using type = Byte8ProdLane<Op, Op::kType == GPUREDUCE_I8>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kByteSimd> {
+  using type = Byte8MinMaxLane<Op, Op::kType == GPUREDUCE_I8, Op::kIsMax>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kByteArg> {
+  using type = Byte8ArgLane<Op, Op::kType == GPUREDUCE_I8, Op::kIsMax>;
 };
 
 } /* namespace gr */
 
-#endif /* GPUREDUCE_LANE_CUH */
+#endif /* GR_CUDA_THREAD_FOLD_CUH */

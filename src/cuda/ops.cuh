@@ -1,19 +1,20 @@
 /*
- * ops.cuh - element types and reduction operations of the CUDA backend.
+ * cuda/ops.cuh - element types and reduction operations of the CUDA side.
  *
  * Each operation is a small struct with the accumulator type `Acc`, the
  * result type `Out` and four functions: identity(), lift() (one element,
  * with its index, into an accumulator), combine() (two accumulators) and
- * finish() (accumulator to result).  The kernel in reduce_kernel.cuh calls
- * nothing else, so the semantics documented in gpureduce.h live here and
- * in the host backend's twin, src/host_backend.c.
+ * finish() (accumulator to result), plus its type and family for the
+ * policy table (policy.cuh).  The kernel layers call nothing else, so the
+ * semantics documented in gpureduce.h live here and in the host backend's
+ * twin, src/host/reduce.c (doc/ARCHITECTURE.md says why there are two).
  *
  * Floating-point arithmetic uses the _rn intrinsics so that nvcc never
  * contracts a multiply and an add into an FMA: the host backend computes
  * the same rounded operations and both must give the same bits.
  */
-#ifndef GPUREDUCE_OPS_CUH
-#define GPUREDUCE_OPS_CUH
+#ifndef GR_CUDA_OPS_CUH
+#define GR_CUDA_OPS_CUH
 
 #include <cmath>
 #include <cstdint>
@@ -24,6 +25,21 @@
 #include "gpureduce.h"
 
 namespace gr {
+
+/* ---- families: the rows and columns of the policy table ------------------ */
+
+/* Element types by how their lanes fold (policy.cuh's columns). */
+enum class TypeFamily { kFloat, kByte, kWideInt };
+__host__ __device__ constexpr TypeFamily type_family(gpureduce_type_t t) {
+  return t == GPUREDUCE_F16 || t == GPUREDUCE_BF16 || t == GPUREDUCE_F32 || t == GPUREDUCE_F64
+             ? TypeFamily::kFloat
+         : t == GPUREDUCE_I8 || t == GPUREDUCE_U8 ? TypeFamily::kByte
+                                                  : TypeFamily::kWideInt;
+}
+
+/* Operations by how their lanes fold (policy.cuh's rows): the sums (SUM,
+ * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX, ARGMIN/ARGMAX. */
+enum class OpFamily { kSum, kProd, kMinMax, kArg };
 
 /* ---- element types ------------------------------------------------------ */
 
@@ -127,6 +143,9 @@ template <gpureduce_type_t T, SumKind K, bool F64 = false> struct SumLike {
   using Acc = SumAcc<T, F64>;
   using Out = Acc; /* float, double or uint64_t (an int64_t's bits) */
   static constexpr bool kOrderFree = !E::is_float;
+  static constexpr gpureduce_type_t kType = T;
+  static constexpr SumKind kKind = K;
+  static constexpr OpFamily kFamily = K == kProd ? OpFamily::kProd : OpFamily::kSum;
 
   __device__ static Acc identity() {
     if (K == kProd) return (Acc)1;
@@ -173,6 +192,9 @@ template <gpureduce_type_t T, bool IsMax> struct MinMax {
   using Acc = typename E::Wide;
   using Out = In;
   static constexpr bool kOrderFree = true;
+  static constexpr gpureduce_type_t kType = T;
+  static constexpr bool kIsMax = IsMax;
+  static constexpr OpFamily kFamily = OpFamily::kMinMax;
 
   __device__ static Acc identity() {
     if constexpr (E::is_float) return IsMax ? (Acc)-INFINITY : (Acc)INFINITY;
@@ -222,6 +244,9 @@ template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
   using Acc = ValueIndex<W>;
   using Out = uint64_t;
   static constexpr bool kOrderFree = true;
+  static constexpr gpureduce_type_t kType = T;
+  static constexpr bool kIsMax = IsMax;
+  static constexpr OpFamily kFamily = OpFamily::kArg;
 
   /* Loses to every element: the worst value and the largest index, so an
    * element equal to it still wins the tie on its lower index. */
@@ -251,17 +276,6 @@ template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
   __device__ static Out empty() { return UINT64_MAX; } /* never written */
 };
 
-/* ---- warp shuffles of accumulators --------------------------------------- */
-
-template <class A> __device__ inline A shfl_down(A v, int delta) {
-  return __shfl_down_sync(0xffffffffu, v, delta);
-}
-template <class W>
-__device__ inline ValueIndex<W> shfl_down(ValueIndex<W> v, int delta) {
-  return ValueIndex<W>{__shfl_down_sync(0xffffffffu, v.v, delta),
-                       __shfl_down_sync(0xffffffffu, v.i, delta)};
-}
-
 /* ---- the operation for (type, op, flags) --------------------------------- */
 
 template <gpureduce_type_t T, gpureduce_op_t O, bool F64 = false> struct OpFor;
@@ -276,4 +290,4 @@ template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMAX, F64> {
 
 } /* namespace gr */
 
-#endif /* GPUREDUCE_OPS_CUH */
+#endif /* GR_CUDA_OPS_CUH */

@@ -1,5 +1,5 @@
 /*
- * ladder.cu - the classic reduction kernels, kept as teaching rungs.
+ * cuda/ladder.cu - the classic reduction kernels, kept as teaching rungs.
  *
  * Each rung changes one thing from the rung below it, and each reduces n
  * floats all the way to one float, so timing a rung times the whole job.
@@ -24,12 +24,13 @@
  *       a shared-memory tree, per-warp partials in shared memory, and one
  *       launch: the last block to finish (threadfence + atomic ticket)
  *       reduces the partials itself.
- * The production kernel (reduce_kernel.cuh) goes further: 16-byte loads
+ * The production kernel (kernel_reduce.cuh) goes further: 16-byte loads
  * with eight in flight per thread and a fixed reduction order.
  */
 #include <cuda_runtime.h>
 
-#include "internal.h"
+#include "cuda/cuda.h"
+#include "cuda/device.cuh"
 
 namespace {
 
@@ -187,14 +188,8 @@ extern "C" gpureduce_status_t gr_cuda_ladder(gpureduce_handle *h, gpureduce_ladd
                                              unsigned *launches) {
   (void)workspace_bytes; /* checked by the caller */
   cudaStream_t stream = static_cast<cudaStream_t>(h->stream);
-  int previous = -1;
-  cudaError_t err = cudaGetDevice(&previous);
-  if (err == cudaSuccess && previous != h->device) err = cudaSetDevice(h->device);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    return gr_fail(h, GPUREDUCE_ERROR_CUDA, "cudaSetDevice(%d) failed: %s", h->device,
-                   cudaGetErrorString(err));
-  }
+  gr::DeviceGuard guard(h->device);
+  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
   unsigned count = 0;
   float *partials = static_cast<float *>(workspace);
 
@@ -206,7 +201,7 @@ extern "C" gpureduce_status_t gr_cuda_ladder(gpureduce_handle *h, gpureduce_ladd
       count = 2;
     } else {
       unsigned *ticket = reinterpret_cast<unsigned *>(static_cast<char *>(h->workspace) +
-                                                      GR_WS_LADDER_TICKET);
+                                                      gr::kWsLadderTicket);
       v6_warp_shuffle<<<grid, kBlock, 0, stream>>>(input, output, n, partials, ticket);
       count = 1;
     }
@@ -229,10 +224,8 @@ extern "C" gpureduce_status_t gr_cuda_ladder(gpureduce_handle *h, gpureduce_ladd
       m = blocks;
     }
   }
-  err = cudaGetLastError();
-  if (previous != h->device && previous >= 0) cudaSetDevice(previous);
+  const cudaError_t err = cudaGetLastError();
   if (launches) *launches = count;
-  if (err != cudaSuccess)
-    return gr_fail(h, GPUREDUCE_ERROR_CUDA, "ladder launch failed: %s", cudaGetErrorString(err));
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "ladder launch");
   return GPUREDUCE_SUCCESS;
 }

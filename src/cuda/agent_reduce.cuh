@@ -1,0 +1,212 @@
+/*
+ * cuda/agent_reduce.cuh - the agent layer: what one block of 256 threads
+ * does with a range of tiles of one vector.
+ *
+ * AgentReduce<Op> is made for one vector (its first element and its n
+ * elements) and works in element indices relative to that start: tile t is
+ * the vector's elements t*2048*V .. (t+1)*2048*V-1, whatever the vector's
+ * address.  The vector's alignment is taken from its own address, so
+ * vectors that start anywhere in an array (the rows of a matrix, say) each
+ * get their own.  consume_range(t0, t1) reduces the tiles t0 .. t1-1, an
+ * aligned power-of-two group (a subtree of rule 5, order/tree.h), and
+ * gives the group's value in thread 0.
+ *
+ * Per tile: each of the 256 threads is one lane of the order and loads its
+ * 8 chunks of 16 bytes at once (8 loads in flight), folds them with the
+ * policy's lane (thread_fold.cuh), then the block combines the lane values
+ * in the lane tree (block_reduce.cuh).  Misaligned input is read with
+ * aligned 16-byte loads and funnel shifts; tiles touching either end of
+ * the vector use scalar loads, so nothing outside the vector's
+ * [first element, first element + n) is read.
+ */
+#ifndef GR_CUDA_AGENT_REDUCE_CUH
+#define GR_CUDA_AGENT_REDUCE_CUH
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/block_reduce.cuh"
+#include "cuda/ops.cuh"
+#include "cuda/policy.cuh"
+#include "order/order.h"
+#include "order/tree.h"
+
+namespace gr {
+
+constexpr int kChunksPerLane = GR_CHUNKS_PER_LANE;
+constexpr int kStackDepth = 64;
+
+__device__ __forceinline__ uint4 load_chunk(const uint4 *p) { return __ldg(p); }
+
+/* Run f(std::integral_constant<int, K>) for K = 0 .. N-1, unrolled, so
+ * that each chunk's position is a compile-time constant. */
+template <int K, int N, class F> __device__ __forceinline__ void static_for(F &&f) {
+  if constexpr (K < N) {
+    f(std::integral_constant<int, K>{});
+    static_for<K + 1, N>(f);
+  }
+}
+
+/* The 16 bytes starting `m` bytes into the 32 bytes a:b, where m = 4*Q + r/8.
+ * Q is a template argument so that the word selection costs nothing. */
+template <int Q>
+__device__ __forceinline__ uint4 shift_chunk(const uint4 &a, const uint4 &b,
+                                             unsigned rbits) {
+  const uint32_t w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  uint4 o;
+  o.x = __funnelshift_r(w[Q + 0], w[Q + 1], rbits);
+  o.y = __funnelshift_r(w[Q + 1], w[Q + 2], rbits);
+  o.z = __funnelshift_r(w[Q + 2], w[Q + 3], rbits);
+  o.w = __funnelshift_r(w[Q + 3], w[Q + 4], rbits);
+  return o;
+}
+
+/* The 8 chunks lane threadIdx.x owns in a tile of 16-byte-aligned input. */
+__device__ __forceinline__ void load_lane(const uint4 *chunks, uint64_t tile,
+                                          uint4 (&v)[kChunksPerLane]) {
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk(chunks + c0 + k * kThreads);
+}
+
+/* Lane value of an interior tile from its loaded chunks. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc fold_lane(const uint4 (&v)[kChunksPerLane],
+                                                      uint64_t tile) {
+  using L = typename PolicyOf<Op>::Lane;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+  typename L::State s = L::init();
+  static_for<0, kChunksPerLane>([&](auto k) {
+    L::template chunk<k.value>(s, v[k.value], (c0 + (uint64_t)k.value * kThreads) * V);
+  });
+  return L::finish(s, c0);
+}
+
+/* Lane value of an interior tile when the input is misaligned by
+ * m = 4*Q + rbits/8 bytes: `blocks` is input - m, 16-byte aligned; chunk c
+ * is the bytes m .. m+15 of blocks c and c+1. */
+template <class Op, int Q>
+__device__ __forceinline__ typename Op::Acc lane_shifted(const uint4 *blocks,
+                                                         uint64_t tile,
+                                                         unsigned rbits) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+  using L = typename PolicyOf<Op>::Lane;
+  uint4 a[kChunksPerLane], b[kChunksPerLane];
+#pragma unroll
+  for (int k = 0; k < kChunksPerLane; ++k) {
+    a[k] = load_chunk(blocks + c0 + k * kThreads);
+    b[k] = load_chunk(blocks + c0 + k * kThreads + 1);
+  }
+  typename L::State s = L::init();
+  static_for<0, kChunksPerLane>([&](auto k) {
+    L::template chunk<k.value>(s, shift_chunk<Q>(a[k.value], b[k.value], rbits),
+                               (c0 + (uint64_t)k.value * kThreads) * V);
+  });
+  return L::finish(s, c0);
+}
+
+/* Lane value of a tile that touches an end of the vector: scalar loads of
+ * the elements below n only. */
+template <class Op>
+__device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
+                                                   uint64_t n, uint64_t tile) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  typename Op::Acc acc = Op::identity();
+  for (int k = 0; k < kChunksPerLane; ++k) {
+    const uint64_t first = (tile * GR_TILE_CHUNKS + threadIdx.x + (uint64_t)k * kThreads) * V;
+    for (int j = 0; j < V; ++j)
+      if (first + j < n) acc = Op::combine(acc, Op::lift(x[first + j], first + j));
+  }
+  return acc;
+}
+
+template <class Op> class AgentReduce {
+ public:
+  using Acc = typename Op::Acc;
+  using In = typename Op::In;
+
+  /* Shared memory of one block: the lane tree's double buffer and the
+   * stack of order/tree.h's counter. */
+  struct TempStorage {
+    Acc buf[2][kThreads];
+    Acc stack[kStackDepth];
+  };
+
+  /* The vector's first element (aligned to its element size), its n
+   * elements and its tiles (gr_tile_count(n)). */
+  __device__ __forceinline__ AgentReduce(TempStorage &temp, const void *vector, uint64_t n,
+                                         uint64_t tiles)
+      : temp_(temp),
+        x_(static_cast<const In *>(vector)),
+        n_(n),
+        tiles_(tiles),
+        misalign_((unsigned)(reinterpret_cast<uintptr_t>(vector) % GR_CHUNK_BYTES)),
+        blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)),
+        bytes_(n * sizeof(In) + misalign_) {}
+
+  /*
+   * The value of the tiles [t0, t1), an aligned power-of-two group, in
+   * thread 0 (the other threads' return value is unspecified).  `after` is
+   * the first tile this block consumes next (tiles_ if none): with the
+   * policy's prefetch, the block's next aligned tile is loaded before the
+   * current one is folded and combined, so loads stay in flight while the
+   * block computes.  Every thread of the block calls it.
+   */
+  __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1, uint64_t after) {
+    for (uint64_t tile = t0; tile < t1; ++tile) {
+      Acc v = lane_tree<Op>(consume_tile(tile, tile + 1 < t1 ? tile + 1 : after),
+                            temp_.buf[parity_]);
+      parity_ ^= 1;
+      if (threadIdx.x == 0) GR_TREE_PUSH(temp_.stack, tile - t0, v, Op::combine);
+    }
+    Acc r = Op::identity();
+    if (threadIdx.x == 0) GR_TREE_FOLD(temp_.stack, t1 - t0, r, Op::combine);
+    return r;
+  }
+
+ private:
+  /* interior: every chunk's 16-byte blocks lie inside the vector */
+  __device__ __forceinline__ bool interior(uint64_t tile) const {
+    const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (misalign_ ? 1 : 0);
+    return (misalign_ == 0 || tile > 0) && end_block * 16 <= bytes_;
+  }
+
+  /* This thread's lane value of one tile; `next`: the tile after it. */
+  __device__ __forceinline__ Acc consume_tile(uint64_t tile, uint64_t next) {
+    if (!interior(tile)) return lane_edge<Op>(x_, n_, tile);
+    if (misalign_ == 0) {
+      if (have_next_) {
+#pragma unroll
+        for (int k = 0; k < kChunksPerLane; ++k) cur_[k] = next_[k];
+      } else {
+        load_lane(blocks_, tile, cur_);
+      }
+      have_next_ = PolicyOf<Op>::prefetch && next < tiles_ && interior(next);
+      if (have_next_) load_lane(blocks_, next, next_);
+      return fold_lane<Op>(cur_, tile);
+    }
+    const unsigned rbits = (misalign_ % 4) * 8;
+    switch (misalign_ / 4) {
+      case 0: return lane_shifted<Op, 0>(blocks_, tile, rbits);
+      case 1: return lane_shifted<Op, 1>(blocks_, tile, rbits);
+      case 2: return lane_shifted<Op, 2>(blocks_, tile, rbits);
+      default: return lane_shifted<Op, 3>(blocks_, tile, rbits);
+    }
+  }
+
+  TempStorage &temp_;
+  const In *x_;
+  uint64_t n_, tiles_;
+  unsigned misalign_; /* the vector's address modulo 16, in bytes */
+  const uint4 *blocks_; /* the vector's address rounded down to 16 bytes */
+  uint64_t bytes_;      /* from blocks_ to the vector's end */
+  int parity_ = 0;
+  bool have_next_ = false;
+  uint4 cur_[kChunksPerLane], next_[kChunksPerLane];
+};
+
+} /* namespace gr */
+
+#endif /* GR_CUDA_AGENT_REDUCE_CUH */

@@ -1,0 +1,59 @@
+/*
+ * cuda/cuda.h - the CUDA side, as the plain-C layers (api/, tune/) call
+ * it.  No CUDA type appears here.  Not installed.
+ *
+ * Every function returns a status and sets the handle's message on
+ * failure; none prints or exits.  Those that touch the device make the
+ * handle's device current for the call and restore the caller's.
+ */
+#ifndef GR_CUDA_CUDA_H
+#define GR_CUDA_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/handle.h"
+#include "tune/tune.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* device.cu: the handle's device, workspace and tuning table (with the
+ * cache loaded); on failure nothing is left allocated. */
+gpureduce_status_t gr_cuda_create(struct gpureduce_handle *h, int device);
+gpureduce_status_t gr_cuda_destroy(struct gpureduce_handle *h);
+/* GPUREDUCE_SUCCESS when p is device (or managed) memory of h's device. */
+gpureduce_status_t gr_cuda_check_pointer(struct gpureduce_handle *h, const void *p,
+                                         const char *what);
+/* 1 when p is device memory of any CUDA device (not managed); 0 otherwise,
+ * also when there is no CUDA driver at all. */
+int gr_cuda_is_device_pointer(const void *p);
+
+/* dispatch.cu: one reduction, one kernel enqueued on the handle's stream,
+ * with `grid` blocks (0: the handle's choice, tune/model.c). */
+gpureduce_status_t gr_cuda_reduce(struct gpureduce_handle *h, const void *input,
+                                  void *output, uint64_t n, gpureduce_type_t type,
+                                  gpureduce_op_t op, unsigned flags, unsigned grid);
+
+/* ladder.cu: the teaching rungs. */
+gpureduce_status_t gr_cuda_ladder(struct gpureduce_handle *h, gpureduce_ladder_rung_t rung,
+                                  const float *input, float *output, uint64_t n,
+                                  void *workspace, size_t workspace_bytes,
+                                  unsigned *launches);
+size_t gr_ladder_workspace_bytes(gpureduce_ladder_rung_t rung, uint64_t n);
+
+/* tune_measure.cu: time every size bucket of (type, op, flags) up to
+ * max_n elements, as gpureduce_autotune() documents; chosen[b] receives
+ * bucket b's block count, rows (up to max_rows) the measurements, *count
+ * the buckets measured.  Allocates, synchronizes and frees its buffer. */
+gpureduce_status_t gr_cuda_tune_measure(struct gpureduce_handle *h, gpureduce_type_t type,
+                                        gpureduce_op_t op, unsigned flags, size_t max_n,
+                                        gpureduce_tune_row_t *rows, size_t max_rows,
+                                        size_t *count, unsigned chosen[GR_BUCKETS]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GR_CUDA_CUDA_H */

@@ -1,0 +1,61 @@
+/*
+ * cuda/device.cuh - device management of the CUDA side: the one device
+ * guard, the one mapper from CUDA errors to statuses, and the layout of a
+ * handle's device workspace.  Host C++ only (no device code).  Not
+ * installed.
+ */
+#ifndef GR_CUDA_DEVICE_CUH
+#define GR_CUDA_DEVICE_CUH
+
+#include <cuda_runtime.h>
+
+#include "api/handle.h"
+#include "order/order.h"
+
+namespace gr {
+
+/* The workspace a CUDA handle allocates once (cudaMalloc, cleared): the
+ * group roots of a launch, the production kernel's ticket and the
+ * ladder's v6 ticket (each on its own 64-byte line).  The tickets are
+ * zero between launches: the last block of each launch resets its own. */
+constexpr unsigned kWsRoots = 0;
+constexpr unsigned kWsTicket = GR_MAX_ROOTS * GR_ROOT_BYTES;
+constexpr unsigned kWsLadderTicket = kWsTicket + 64u;
+constexpr unsigned kWorkspaceBytes = GR_MAX_ROOTS * GR_ROOT_BYTES + 256u;
+
+/* Make `device` current for the lifetime of the object, then restore the
+ * caller's.  Every entry point that touches the device holds one, so a
+ * caller with another device current never gets work on the wrong one. */
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) : device_(device) {
+    status_ = cudaGetDevice(&previous_);
+    if (status_ == cudaSuccess && previous_ != device_) status_ = cudaSetDevice(device_);
+  }
+  ~DeviceGuard() {
+    if (status_ == cudaSuccess && previous_ != device_) cudaSetDevice(previous_);
+  }
+  DeviceGuard(const DeviceGuard &) = delete;
+  DeviceGuard &operator=(const DeviceGuard &) = delete;
+  cudaError_t status() const { return status_; }
+
+ private:
+  int device_;
+  int previous_ = -1;
+  cudaError_t status_;
+};
+
+/*
+ * The status and handle message for a failed CUDA call `what`, after
+ * clearing a non-sticky error so that later calls start clean:
+ *   cudaErrorMemoryAllocation                       -> OUT_OF_MEMORY
+ *   no device, insufficient driver, invalid device  -> NO_DEVICE
+ *   no kernel image / invalid device function       -> CUDA, with a hint
+ *                                                      at --with-cuda-arch
+ *   anything else                                   -> CUDA
+ */
+gpureduce_status_t cuda_fail(gpureduce_handle *h, cudaError_t err, const char *what);
+
+} /* namespace gr */
+
+#endif /* GR_CUDA_DEVICE_CUH */

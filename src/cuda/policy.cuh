@@ -1,0 +1,73 @@
+/*
+ * cuda/policy.cuh - the one policy table of the production kernel.
+ *
+ * Every (op, type) of gpureduce_reduce() runs the same kernel,
+ * reduce_kernel<Op> (kernel_reduce.cuh), with 256 threads a block (one per
+ * lane of the order) and a grid that tune/model.c chooses.  What differs
+ * is read from this table, one row per operation family and one column per
+ * type family (ops.cuh):
+ *   lane        how a thread folds its 8 chunks (thread_fold.cuh, LaneKind);
+ *   min_blocks  the register budget, given to ptxas as the resident blocks
+ *               per SM it must allow (__launch_bounds__ minBlocks);
+ *   prefetch    whether aligned tiles are double-buffered: the block's
+ *               next tile loaded before the current one is folded.
+ * Tuning values are data, as in CUB's policies; the measurement behind
+ * each is below its row.  None of them changes a bit of any result: the
+ * order of doc/ORDER.md does not depend on the lane kind, the register
+ * budget or the prefetch.
+ */
+#ifndef GR_CUDA_POLICY_CUH
+#define GR_CUDA_POLICY_CUH
+
+#include "cuda/ops.cuh"
+#include "cuda/thread_fold.cuh"
+
+namespace gr {
+
+struct ReducePolicy {
+  LaneKind lane;
+  int min_blocks;
+  bool prefetch;
+};
+
+/*
+ * Why the lanes other than kSequential (H200, 2026-11-30, reduce-bench at
+ * n = 2^28, one call): with the plain element-by-element fold, u8 argmin
+ * ran at 0.18x and f16 min at 0.54x the f32 sum's GB/s, so compute, not
+ * memory, set their speed.  Only the floating sums must follow the order
+ * element by element; every other operation gives the same answer in any
+ * order, so its lane takes exact shortcuts.
+ *
+ * Why min_blocks and prefetch (H200, 2026-11-30; reduce-bench --n 2^28
+ * --only lib, one call, median of 20; % of the 1 GiB read-only probe),
+ * three builds side by side, {3 blocks, no prefetch} / {3, prefetch} /
+ * {2, prefetch}:
+ *   f32 sum 97 / 90 / 96    u8 argmin 68 / 58 / 51    i8 sum 73 / 71 / 72
+ *   f32 argmin 72 / 89 / 90  f64 argmin 81 / 98 / 97  f16 argmin 45 / 49 / 49
+ * Without a budget ptxas aims at full occupancy (32 registers) and issues
+ * each 16-byte load just before its use: two or three loads in flight
+ * instead of eight.  {3, prefetch} spills (80-register cap with two tiles
+ * in registers).  So 3 blocks without prefetch, except argmin/argmax of
+ * 16-bit and wider elements, whose per-element compute the prefetch
+ * hides: 2 blocks with it.
+ */
+constexpr ReducePolicy kReducePolicies[4][3] = {
+    /*                kFloat                           kByte                          kWideInt */
+    /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},
+    /* kProd   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kByteProd, 3, false}, {LaneKind::kSequential, 3, false}},
+    /* kMinMax */ {{LaneKind::kOrderedKeys, 3, false}, {LaneKind::kByteSimd, 3, false}, {LaneKind::kSequential, 3, false}},
+    /* kArg    */ {{LaneKind::kArgPosition, 2, true}, {LaneKind::kByteArg, 3, false},  {LaneKind::kArgPosition, 2, true}},
+};
+
+/* The row of Op: its policy and its lane. */
+template <class Op> struct PolicyOf {
+  static constexpr ReducePolicy value =
+      kReducePolicies[static_cast<int>(Op::kFamily)][static_cast<int>(type_family(Op::kType))];
+  static constexpr int min_blocks = value.min_blocks;
+  static constexpr bool prefetch = value.prefetch;
+  using Lane = typename LaneOf<Op, value.lane>::type;
+};
+
+} /* namespace gr */
+
+#endif /* GR_CUDA_POLICY_CUH */

@@ -1,0 +1,20 @@
+/*
+ * host/host.h - the host backend, as the API layer calls it.  Not
+ * installed.
+ */
+#ifndef GR_HOST_HOST_H
+#define GR_HOST_HOST_H
+
+#include <stdint.h>
+
+#include "api/handle.h"
+
+/* Allocate the handle's host workspace (GR_MAX_ROOTS roots). */
+gpureduce_status_t gr_host_create(struct gpureduce_handle *h);
+void gr_host_destroy(struct gpureduce_handle *h);
+/* The reduction; the API layer has checked every argument. */
+gpureduce_status_t gr_host_reduce(struct gpureduce_handle *h, const void *input,
+                                  void *output, uint64_t n, gpureduce_type_t type,
+                                  gpureduce_op_t op, unsigned flags);
+
+#endif /* GR_HOST_HOST_H */

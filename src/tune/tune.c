@@ -1,0 +1,92 @@
+/*
+ * tune/tune.c - the public tuning calls: gpureduce_autotune(),
+ * gpureduce_get_blocks(), gpureduce_set_blocks() and
+ * gpureduce_tune_cache_state().  No CUDA here: the measuring is the CUDA
+ * side's (cuda/tune_measure.cu), the model and the cache are model.c's and
+ * cache.c's.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "api/handle.h"
+#include "cuda/cuda.h"
+#include "order/order.h"
+#include "tune/tune.h"
+
+static gpureduce_status_t check_tunable(gpureduce_handle_t h, gpureduce_type_t type,
+                                        gpureduce_op_t op, unsigned flags) {
+  h->message[0] = '\0';
+  if (h->device == GPUREDUCE_DEVICE_HOST)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "block counts are for CUDA handles only");
+  if (gpureduce_result_size(type, op, flags) == 0)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no reduction for type %d, op %d, flags 0x%x",
+                   (int)type, (int)op, flags);
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gpureduce_get_blocks(gpureduce_handle_t h, gpureduce_type_t type,
+                                        gpureduce_op_t op, unsigned flags, size_t n,
+                                        unsigned *blocks, int *tuned) {
+  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  gpureduce_status_t s = check_tunable(h, type, op, flags);
+  if (s != GPUREDUCE_SUCCESS) return s;
+  if (!blocks) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "blocks is NULL");
+  struct gr_plan plan;
+  gr_plan_make(n, gpureduce_type_size(type), 1, &plan);
+  const unsigned set = h->tune->blocks[type][op][gr_tune_f64_index(flags)][gr_bucket(plan.tiles)];
+  *blocks = gr_tune_grid(h, type, op, flags, &plan);
+  if (tuned) *tuned = set != 0;
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gpureduce_set_blocks(gpureduce_handle_t h, gpureduce_type_t type,
+                                        gpureduce_op_t op, unsigned flags, size_t n,
+                                        unsigned blocks) {
+  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  gpureduce_status_t s = check_tunable(h, type, op, flags);
+  if (s != GPUREDUCE_SUCCESS) return s;
+  if (blocks > h->tune->max_grid_dim)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "%u blocks: the device launches at most %u", blocks, h->tune->max_grid_dim);
+  const uint64_t tiles = gr_tile_count(n, gpureduce_type_size(type));
+  h->tune->blocks[type][op][gr_tune_f64_index(flags)][gr_bucket(tiles)] = blocks;
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gpureduce_tune_cache_state(gpureduce_handle_t h, gpureduce_tune_cache_t *state,
+                                              const char **path) {
+  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  h->message[0] = '\0';
+  if (!state) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "state is NULL");
+  *state = h->tune ? h->tune->state : GPUREDUCE_TUNE_CACHE_ABSENT;
+  if (path) *path = h->tune && h->tune->path[0] ? h->tune->path : NULL;
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gpureduce_autotune(gpureduce_handle_t h, gpureduce_type_t type,
+                                      gpureduce_op_t op, unsigned flags, size_t max_n,
+                                      gpureduce_tune_row_t *rows, size_t max_rows,
+                                      size_t *row_count) {
+  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  gpureduce_status_t s = check_tunable(h, type, op, flags);
+  if (s != GPUREDUCE_SUCCESS) return s;
+  if (!rows && max_rows > 0) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "rows is NULL");
+
+  unsigned chosen[GR_BUCKETS] = {0};
+  size_t count = 0;
+  s = gr_cuda_tune_measure(h, type, op, flags, max_n, rows, max_rows, &count, chosen);
+  if (row_count) *row_count = count;
+  if (s != GPUREDUCE_SUCCESS) return s;
+
+  for (size_t b = 0; b < count; ++b)
+    h->tune->blocks[type][op][gr_tune_f64_index(flags)][b] = chosen[b];
+  if (gr_tune_disabled()) return GPUREDUCE_SUCCESS;
+  if (!h->tune->path[0])
+    return gr_fail(h, GPUREDUCE_ERROR_TUNE_CACHE,
+                   "no cache directory: set GPUREDUCE_TUNE_CACHE, XDG_CACHE_HOME or HOME");
+  char why[200];
+  if (!gr_tune_file_write(h->tune->path, &h->tune->key, &h->tune->blocks, why, sizeof why))
+    return gr_fail(h, GPUREDUCE_ERROR_TUNE_CACHE, "cannot write %s: %s", h->tune->path, why);
+  return GPUREDUCE_SUCCESS;
+}
