@@ -143,20 +143,23 @@ template <class Op> class AgentReduce {
         n_(n),
         tiles_(tiles),
         misalign_((unsigned)(reinterpret_cast<uintptr_t>(vector) % GR_CHUNK_BYTES)),
-        blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)),
-        bytes_(n * sizeof(In) + misalign_) {}
+        blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)) {}
 
   /*
    * The value of the tiles [t0, t1), an aligned power-of-two group, in
-   * thread 0 (the other threads' return value is unspecified).  `after` is
-   * the first tile this block consumes next (tiles_ if none): with the
+   * thread 0 (the other threads' return value is unspecified).  after()
+   * gives the first tile this block consumes next (tiles if none): with the
    * policy's prefetch, the block's next aligned tile is loaded before the
    * current one is folded and combined, so loads stay in flight while the
-   * block computes.  Every thread of the block calls it.
+   * block computes.  after() is called only at the range's last tile, so no
+   * register holds its value through the range (with a value instead, ptxas
+   * gave the bf16 argmax kernel 88 registers instead of 80, one resident
+   * block fewer).  Every thread of the block calls it.
    */
-  __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1, uint64_t after) {
+  template <class After>
+  __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1, After after) {
     for (uint64_t tile = t0; tile < t1; ++tile) {
-      Acc v = lane_tree<Op>(consume_tile(tile, tile + 1 < t1 ? tile + 1 : after),
+      Acc v = lane_tree<Op>(consume_tile(tile, tile + 1 < t1 ? tile + 1 : after()),
                             temp_.buf[parity_]);
       parity_ ^= 1;
       if (threadIdx.x == 0) GR_TREE_PUSH(temp_.stack, tile - t0, v, Op::combine);
@@ -167,10 +170,12 @@ template <class Op> class AgentReduce {
   }
 
  private:
-  /* interior: every chunk's 16-byte blocks lie inside the vector */
+  /* interior: every chunk's 16-byte blocks lie inside the vector (bytes
+   * counted from blocks_; computed here rather than kept, which saved ptxas
+   * registers in the bf16 min/max kernels) */
   __device__ __forceinline__ bool interior(uint64_t tile) const {
     const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (misalign_ ? 1 : 0);
-    return (misalign_ == 0 || tile > 0) && end_block * 16 <= bytes_;
+    return (misalign_ == 0 || tile > 0) && end_block * 16 <= n_ * sizeof(In) + misalign_;
   }
 
   /* This thread's lane value of one tile; `next`: the tile after it. */
@@ -201,7 +206,6 @@ template <class Op> class AgentReduce {
   uint64_t n_, tiles_;
   unsigned misalign_; /* the vector's address modulo 16, in bytes */
   const uint4 *blocks_; /* the vector's address rounded down to 16 bytes */
-  uint64_t bytes_;      /* from blocks_ to the vector's end */
   int parity_ = 0;
   bool have_next_ = false;
   uint4 cur_[kChunksPerLane], next_[kChunksPerLane];

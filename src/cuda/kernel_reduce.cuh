@@ -49,9 +49,10 @@ reduce_kernel(const ReduceParams p) {
   for (uint64_t group = blockIdx.x; group < p.groups; group += gridDim.x) {
     const uint64_t t0 = group * group_tiles;
     const uint64_t t1 = min(t0 + group_tiles, p.tiles);
-    const uint64_t after =
-        group + gridDim.x < p.groups ? (group + gridDim.x) * group_tiles : p.tiles;
-    const Acc r = agent.consume_range(t0, t1, after);
+    /* the block's next group's first tile, for the agent's prefetch */
+    const Acc r = agent.consume_range(t0, t1, [&] {
+      return group + gridDim.x < p.groups ? (group + gridDim.x) * group_tiles : p.tiles;
+    });
     if (threadIdx.x == 0) {
       if (gridDim.x == 1 && p.groups == 1)
         store_result<Op>(p.output, r, 1);
