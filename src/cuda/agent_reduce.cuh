@@ -159,8 +159,7 @@ template <class Op> class AgentReduce {
   template <class After>
   __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1, After after) {
     for (uint64_t tile = t0; tile < t1; ++tile) {
-      Acc v = lane_tree<Op>(consume_tile(tile, tile + 1 < t1 ? tile + 1 : after()),
-                            temp_.buf[parity_]);
+      Acc v = lane_tree<Op>(consume_tile(tile, t1, after), temp_.buf[parity_]);
       parity_ ^= 1;
       if (threadIdx.x == 0) GR_TREE_PUSH(temp_.stack, tile - t0, v, Op::combine);
     }
@@ -178,8 +177,10 @@ template <class Op> class AgentReduce {
     return (misalign_ == 0 || tile > 0) && end_block * 16 <= n_ * sizeof(In) + misalign_;
   }
 
-  /* This thread's lane value of one tile; `next`: the tile after it. */
-  __device__ __forceinline__ Acc consume_tile(uint64_t tile, uint64_t next) {
+  /* This thread's lane value of one tile of the range that ends at t1.
+   * The next tile is worked out only where the prefetch needs it. */
+  template <class After>
+  __device__ __forceinline__ Acc consume_tile(uint64_t tile, uint64_t t1, After &after) {
     if (!interior(tile)) return lane_edge<Op>(x_, n_, tile);
     if (misalign_ == 0) {
       if (have_next_) {
@@ -188,6 +189,7 @@ template <class Op> class AgentReduce {
       } else {
         load_lane(blocks_, tile, cur_);
       }
+      const uint64_t next = tile + 1 < t1 ? tile + 1 : after();
       have_next_ = PolicyOf<Op>::prefetch && next < tiles_ && interior(next);
       if (have_next_) load_lane(blocks_, next, next_);
       return fold_lane<Op>(cur_, tile);

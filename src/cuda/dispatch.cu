@@ -17,7 +17,7 @@
 
 const void *gr::reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if (gpureduce_result_size(type, op, flags) == 0) return nullptr;
-  if (type_family(type) == TypeFamily::kFloat)
+  if (is_floating(type_family(type)))
     return float_kernel_for(type, op, (flags & GPUREDUCE_ACCUMULATE_F64) != 0);
   return int_kernel_for(type, op);
 }

@@ -28,13 +28,17 @@ namespace gr {
 
 /* ---- families: the rows and columns of the policy table ------------------ */
 
-/* Element types by how their lanes fold (policy.cuh's columns). */
-enum class TypeFamily { kFloat, kByte, kWideInt };
+/* Element types by how their lanes fold (policy.cuh's columns): 16-bit
+ * floats, 32- and 64-bit floats, 8-bit integers, wider integers. */
+enum class TypeFamily { kFloat16, kFloat, kByte, kWideInt };
 __host__ __device__ constexpr TypeFamily type_family(gpureduce_type_t t) {
-  return t == GPUREDUCE_F16 || t == GPUREDUCE_BF16 || t == GPUREDUCE_F32 || t == GPUREDUCE_F64
-             ? TypeFamily::kFloat
-         : t == GPUREDUCE_I8 || t == GPUREDUCE_U8 ? TypeFamily::kByte
-                                                  : TypeFamily::kWideInt;
+  return t == GPUREDUCE_F16 || t == GPUREDUCE_BF16   ? TypeFamily::kFloat16
+         : t == GPUREDUCE_F32 || t == GPUREDUCE_F64  ? TypeFamily::kFloat
+         : t == GPUREDUCE_I8 || t == GPUREDUCE_U8    ? TypeFamily::kByte
+                                                     : TypeFamily::kWideInt;
+}
+__host__ __device__ constexpr bool is_floating(TypeFamily f) {
+  return f == TypeFamily::kFloat16 || f == TypeFamily::kFloat;
 }
 
 /* Operations by how their lanes fold (policy.cuh's rows): the sums (SUM,

@@ -5,7 +5,8 @@
  * reduce_kernel<Op> (kernel_reduce.cuh), with 256 threads a block (one per
  * lane of the order) and a grid that tune/model.c chooses.  What differs
  * is read from this table, one row per operation family and one column per
- * type family (ops.cuh):
+ * type family (ops.cuh: 16-bit floats, 32/64-bit floats, 8-bit and wider
+ * integers):
  *   lane        how a thread folds its 8 chunks (thread_fold.cuh, LaneKind);
  *   min_blocks  the register budget, given to ptxas as the resident blocks
  *               per SM it must allow (__launch_bounds__ minBlocks);
@@ -46,17 +47,27 @@ struct ReducePolicy {
  *   f32 argmin 72 / 89 / 90  f64 argmin 81 / 98 / 97  f16 argmin 45 / 49 / 49
  * Without a budget ptxas aims at full occupancy (32 registers) and issues
  * each 16-byte load just before its use: two or three loads in flight
- * instead of eight.  {3, prefetch} spills (80-register cap with two tiles
- * in registers).  So 3 blocks without prefetch, except argmin/argmax of
- * 16-bit and wider elements, whose per-element compute the prefetch
- * hides: 2 blocks with it.
+ * instead of eight.  With {3, prefetch} the 32- and 64-bit argmin/argmax
+ * kernels spill (80-register cap with two tiles in registers; they take
+ * 96 to 101 registers with 2 blocks).  So 3 blocks without prefetch,
+ * except argmin/argmax of 16-bit and wider elements, whose per-element
+ * compute the prefetch hides.
+ *
+ * Why 3 blocks for the 16-bit argmin/argmax (H200, 2026-12-01; reduce-bench
+ * --sweep --op argmin --type f16, GPUREDUCE_TUNE=off, median of 5 batches of
+ * 20 calls, two runs each, side by side): under {2, prefetch} ptxas gives
+ * these kernels 80 to 88 registers depending on the surrounding code, and
+ * 88 leaves 2 resident blocks instead of 3.  f16 argmin at 87 registers took
+ * 615.9 us at 2^30 and 93.4 us at 2^27; the same kernel at 80 registers took
+ * 547.0 and 85.1 us (1.10 to 1.13 times faster from 2^25 up).  {3, prefetch}
+ * caps them at 80 registers, with no spill (ptxas -v, sm_90).
  */
-constexpr ReducePolicy kReducePolicies[4][3] = {
-    /*                kFloat                           kByte                          kWideInt */
-    /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},
-    /* kProd   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kByteProd, 3, false}, {LaneKind::kSequential, 3, false}},
-    /* kMinMax */ {{LaneKind::kOrderedKeys, 3, false}, {LaneKind::kByteSimd, 3, false}, {LaneKind::kSequential, 3, false}},
-    /* kArg    */ {{LaneKind::kArgPosition, 2, true}, {LaneKind::kByteArg, 3, false},  {LaneKind::kArgPosition, 2, true}},
+constexpr ReducePolicy kReducePolicies[4][4] = {
+    /*                kFloat16                          kFloat                            kByte                          kWideInt */
+    /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},
+    /* kProd   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteProd, 3, false}, {LaneKind::kSequential, 3, false}},
+    /* kMinMax */ {{LaneKind::kOrderedKeys, 3, false}, {LaneKind::kOrderedKeys, 3, false}, {LaneKind::kByteSimd, 3, false}, {LaneKind::kSequential, 3, false}},
+    /* kArg    */ {{LaneKind::kArgPosition, 3, true}, {LaneKind::kArgPosition, 2, true}, {LaneKind::kByteArg, 3, false},  {LaneKind::kArgPosition, 2, true}},
 };
 
 /* The row of Op: its policy and its lane. */
