@@ -7,8 +7,6 @@
  */
 #include "config.h"
 
-#include <stdio.h>
-
 #include "api/handle.h"
 #include "cuda/cuda.h"
 #include "order/order.h"
