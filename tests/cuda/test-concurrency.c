@@ -489,7 +489,7 @@ static size_t heap_in_use(void) {
 /* compute-sanitizer's tools live in the process and keep their own books
  * in the same heap (under initcheck about 900 bytes per create/destroy pair
  * were seen on an H200, under memcheck a few), so there the heap count says
- * nothing about gpureduce.  tests/gpu-sanitizers.sh names its tool in
+ * nothing about gpureduce.  tests/dist/gpu-sanitizers.sh names its tool in
  * GPUREDUCE_TEST_SANITIZER. */
 static void check_host_heap(size_t before, size_t after, const char *what) {
   const char *tool = getenv("GPUREDUCE_TEST_SANITIZER");
