@@ -172,6 +172,14 @@ static void check_one(const void *x, size_t n, gpureduce_type_t type, gpureduce_
   check_want(&w, got, what);
 }
 
+/* Reduce every case of a walk (cases.h) and compare with the reference. */
+static void check_cases(const struct tc_plan *plan) {
+  struct tc_walk w;
+  struct tc_case c;
+  tc_begin(&w, plan);
+  while (tu_next_case(&w, &c)) check_one(c.x, c.n, c.type, c.op, c.flags, c.data->what);
+}
+
 /* Result pattern of value v for (type, op, flags): the element type for
  * MIN/MAX, float or double for floating sum-likes; NaN gives the canonical
  * NaN.  v must be exact in that type. */
@@ -200,101 +208,6 @@ static void TU_PRINTF(9, 10)
 }
 #define expect(...) expect_at(__FILE__, __LINE__, __VA_ARGS__)
 
-/* ---- data -------------------------------------------------------------------- */
-
-static uint64_t gen_one(tu_rng *r, gpureduce_type_t type, enum bt_gen g) {
-  const tu_type *t = TU_TYPE(type);
-  const uint64_t m = tu_size_mask(t->size);
-  if (!t->is_float) {
-    switch (g) {
-      case G_POOL: {
-        const uint64_t pool[] = {tu_type_lowest(type), (tu_type_lowest(type) + 1) & m, 0, 1, 7,
-                                 (tu_type_max(type) - 1) & m, tu_type_max(type)};
-        return pool[tu_below(r, sizeof pool / sizeof pool[0])];
-      }
-      case G_ODD: return (tu_next(r) | 1) & m;
-      default: {
-        const uint64_t k = tu_below(r, 64);
-        if (k == 0) return tu_type_lowest(type);
-        if (k == 1) return tu_type_max(type);
-        return tu_next(r) & m;
-      }
-    }
-  }
-  const uint64_t bits = tu_next(r);
-  switch (g) {
-    case G_POOL: {
-      static const double pool[] = {-2.5, -1.0, -0.0, 0.0, 0.75, 3.0};
-      return tu_pattern(type, pool[tu_below(r, 6)]);
-    }
-    case G_NEAR1:
-      switch (type) {
-        /* 1 + j 2^-10 and 1 + j 2^-7: symmetric around 1, so long
-         * products neither overflow nor underflow */
-        case GPUREDUCE_F16: return tu_pattern(type, 1.0 + ((double)tu_below(r, 17) - 8) / 1024);
-        case GPUREDUCE_BF16: return tu_pattern(type, 1.0 + ((double)tu_below(r, 5) - 2) / 128);
-        case GPUREDUCE_F32: return tu_f32_bits((float)(1.0 + (tu_unit(r) - 0.5) / 32));
-        default: return tu_f64_bits(1.0 + (tu_unit(r) - 0.5) / 32);
-      }
-    default: break;
-  }
-  /* G_WIDE, G_INF */
-  const int neg = (int)(bits >> 63);
-  const uint64_t k = tu_below(r, 512);
-  if (g == G_INF && k < 2) return neg ? tu_neg_inf(type) : tu_pos_inf(type);
-  int total, frac, bias;
-  switch (type) {
-    case GPUREDUCE_F16: total = 16; frac = 10; bias = 15; break;
-    case GPUREDUCE_BF16: total = 16; frac = 7; bias = 127; break;
-    case GPUREDUCE_F32: total = 32; frac = 23; bias = 127; break;
-    default: total = 64; frac = 52; bias = 1023; break;
-  }
-  const uint64_t sign = neg ? (uint64_t)1 << (total - 1) : 0;
-  const uint64_t fr = (bits >> 1) & (((uint64_t)1 << frac) - 1);
-  if (k < 8) return sign; /* +-0 */
-  if (k < 16) return sign | (fr ? fr : 1); /* subnormal */
-  uint64_t e;
-  if (type == GPUREDUCE_F16) e = 1 + tu_below(r, 30); /* the whole finite range */
-  else e = (uint64_t)(bias - 24) + tu_below(r, 49); /* 2^-24 .. 2^24 */
-  return sign | (e << frac) | fr;
-}
-
-void bt_fill(tu_rng *r, gpureduce_type_t type, enum bt_gen g, void *x, size_t n) {
-  const unsigned size = TU_TYPE(type)->size;
-  for (size_t i = 0; i < n; ++i) tu_store(x, i, size, gen_one(r, type, g));
-}
-
-/* n in {1, 2, 31, 32, 33, 255, 256, 257, 1025} and k tiles +-1 for
- * k = 1, 2, 3, 5 (a tile is 2048 V elements). */
-static size_t test_sizes(gpureduce_type_t type, size_t *s) {
-  static const size_t small[] = {1, 2, 31, 32, 33, 255, 256, 257, 1025};
-  static const size_t tiles[] = {1, 2, 3, 5};
-  size_t k = 0;
-  for (size_t i = 0; i < sizeof small / sizeof small[0]; ++i) s[k++] = small[i];
-  const size_t te = tu_tile_elems(type);
-  for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; ++i) {
-    s[k++] = tiles[i] * te - 1;
-    s[k++] = tiles[i] * te;
-    s[k++] = tiles[i] * te + 1;
-  }
-  return k;
-}
-
-static const gpureduce_type_t int_types[] = {GPUREDUCE_I8,  GPUREDUCE_U8,  GPUREDUCE_I32,
-                                             GPUREDUCE_U32, GPUREDUCE_I64, GPUREDUCE_U64};
-static const gpureduce_type_t float_types[] = {GPUREDUCE_F16, GPUREDUCE_BF16, GPUREDUCE_F32,
-                                               GPUREDUCE_F64};
-struct combo {
-  gpureduce_type_t type;
-  unsigned flags;
-};
-/* Every floating accumulation: f16, bf16, f32 in float; f32 and f64 in double. */
-static const struct combo sum_combos[] = {{GPUREDUCE_F16, 0},
-                                          {GPUREDUCE_BF16, 0},
-                                          {GPUREDUCE_F32, 0},
-                                          {GPUREDUCE_F32, GPUREDUCE_ACCUMULATE_F64},
-                                          {GPUREDUCE_F64, 0}};
-static const gpureduce_op_t sum_ops[] = {GPUREDUCE_SUM, GPUREDUCE_SUM_ABS, GPUREDUCE_SUM_SQUARES};
 static const gpureduce_op_t minmax_ops[] = {GPUREDUCE_MIN, GPUREDUCE_MAX, GPUREDUCE_ARGMIN,
                                             GPUREDUCE_ARGMAX};
 
@@ -338,91 +251,61 @@ void bt_empty_inputs(void **state) {
 
 void bt_integers_random(void **state) {
   (void)state;
-  size_t sizes[32];
-  for (size_t ti = 0; ti < COUNT(int_types); ++ti) {
-    const gpureduce_type_t type = int_types[ti];
-    const size_t ns = test_sizes(type, sizes);
-    void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "integers %s", TU_TYPE(type)->name);
-    tu_rng_init(&r, label);
-    for (size_t si = 0; si < ns; ++si) {
-      const size_t n = sizes[si];
-      bt_fill(&r, type, G_WIDE, x, n);
-      for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi)
-        if (oi != GPUREDUCE_PROD) check_one(x, n, type, (gpureduce_op_t)oi, 0, "random bits");
-      bt_fill(&r, type, G_ODD, x, n);
-      check_one(x, n, type, GPUREDUCE_PROD, 0, "random odd values");
-      check_one(x, n, type, GPUREDUCE_SUM_SQUARES, 0, "random odd values");
-      bt_fill(&r, type, G_POOL, x, n);
-      check_one(x, n, type, GPUREDUCE_SUM, 0, "extremes and small values, many ties");
-      check_one(x, n, type, GPUREDUCE_SUM_ABS, 0, "extremes and small values, many ties");
-      for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
-        check_one(x, n, type, minmax_ops[oi], 0, "extremes and small values, many ties");
-    }
-    free(x);
-  }
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_ALL_OPS & ~TC_OP(GPUREDUCE_PROD), "random bits"},
+      {G_ODD, TC_OP(GPUREDUCE_PROD) | TC_OP(GPUREDUCE_SUM_SQUARES), "random odd values"},
+      {G_POOL, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_MIN_MAX_OPS,
+       "extremes and small values, many ties"},
+  };
+  const struct tc_plan plan = {.stream = "integers",
+                               .types = tc_int_types,
+                               .ntypes = COUNT(tc_int_types),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 void bt_float_min_max_random(void **state) {
   (void)state;
-  size_t sizes[32];
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
-    const size_t ns = test_sizes(type, sizes);
-    void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "min max %s", TU_TYPE(type)->name);
-    tu_rng_init(&r, label);
-    static const enum bt_gen gens[] = {G_WIDE, G_INF, G_POOL};
-    static const char *const gen_names[] = {"random finite values", "random values and infinities",
-                                            "six values with ties and +-0"};
-    for (size_t si = 0; si < ns; ++si)
-      for (size_t gi = 0; gi < COUNT(gens); ++gi) {
-        bt_fill(&r, type, gens[gi], x, sizes[si]);
-        for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
-          check_one(x, sizes[si], type, minmax_ops[oi], 0, gen_names[gi]);
-      }
-    free(x);
-  }
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_MIN_MAX_OPS, "random finite values"},
+      {G_INF, TC_MIN_MAX_OPS, "random values and infinities"},
+      {G_POOL, TC_MIN_MAX_OPS, "six values with ties and +-0"},
+  };
+  const struct tc_plan plan = {.stream = "min max",
+                               .types = tc_float_types,
+                               .ntypes = COUNT(tc_float_types),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
-/* Every combination of sum_combos, every size of test_sizes, data from
- * generator `gen`, each of the `nops` operations checked.  `what` starts
- * the random stream's label. */
-static void float_combos_random(const char *what, enum bt_gen gen, const gpureduce_op_t *ops,
-                                size_t nops, const char *how) {
-  size_t sizes[32];
-  for (size_t ci = 0; ci < COUNT(sum_combos); ++ci) {
-    const gpureduce_type_t type = sum_combos[ci].type;
-    const size_t ns = test_sizes(type, sizes);
-    void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "%s %s %u", what, TU_TYPE(type)->name, sum_combos[ci].flags);
-    tu_rng_init(&r, label);
-    for (size_t si = 0; si < ns; ++si) {
-      bt_fill(&r, type, gen, x, sizes[si]);
-      for (size_t oi = 0; oi < nops; ++oi)
-        check_one(x, sizes[si], type, ops[oi], sum_combos[ci].flags, how);
-    }
-    free(x);
-  }
-}
-
+/* Every floating accumulation (tc_sum_kinds), every size of tc_sizes. */
 void bt_float_sums_random(void **state) {
   (void)state;
-  float_combos_random("sums", G_WIDE, sum_ops, COUNT(sum_ops),
-                      "random values, mixed signs, exponents over +-24 binades");
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_OP(GPUREDUCE_SUM_SQUARES),
+       "random values, mixed signs, exponents over +-24 binades"},
+  };
+  const struct tc_plan plan = {.stream = "sums",
+                               .kinds = tc_sum_kinds,
+                               .nkinds = COUNT(tc_sum_kinds),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 void bt_float_products_random(void **state) {
   (void)state;
-  static const gpureduce_op_t prod_op[] = {GPUREDUCE_PROD};
-  float_combos_random("products", G_NEAR1, prod_op, COUNT(prod_op),
-                      "random values within 1/64 of 1");
+  static const struct tc_data data[] = {
+      {G_NEAR1, TC_OP(GPUREDUCE_PROD), "random values within 1/64 of 1"},
+  };
+  const struct tc_plan plan = {.stream = "products",
+                               .kinds = tc_sum_kinds,
+                               .nkinds = COUNT(tc_sum_kinds),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 /* ---- tests: special values ------------------------------------------------- */
@@ -451,8 +334,8 @@ static void expect_nan_everywhere(const void *x, size_t n, gpureduce_type_t type
 
 void bt_nan_positions(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size, v = tu_chunk_elems(type);
     const size_t te = tu_tile_elems(type), n = 3 * te + 5;
     tu_rng r;
@@ -460,7 +343,7 @@ void bt_nan_positions(void **state) {
     snprintf(label, sizeof label, "nan positions %s", TU_TYPE(type)->name);
     tu_rng_init(&r, label);
     void *base = tu_alloc(n * es), *y = tu_alloc(n * es);
-    bt_fill(&r, type, G_WIDE, base, n);
+    tc_fill(&r, type, G_WIDE, base, n);
     /* chunk, warp (32 lanes), lane-wrap (256 chunks) and tile boundaries */
     const size_t pos[] = {0, 1, v - 1, v, 31, 32, 33, 255, 256, 257, 32 * v - 1, 32 * v,
                           256 * v - 1, 256 * v, 256 * v + 1, te - 1, te, te + 1, 2 * te - 1,
@@ -489,8 +372,8 @@ void bt_nan_positions(void **state) {
 
 void bt_all_nan(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size;
     const size_t sizes[] = {1, 100, tu_tile_elems(type) + 3};
     tu_rng r;
@@ -517,8 +400,8 @@ static void fill_value(gpureduce_type_t type, void *x, size_t n, double v) {
 
 void bt_signed_zeros(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size;
     const size_t te = tu_tile_elems(type);
     const size_t big = 2 * te + 3;
@@ -586,8 +469,8 @@ void bt_signed_zeros(void **state) {
 
 void bt_infinities(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size;
     const size_t te = tu_tile_elems(type);
     const size_t sizes[] = {1, 2, 33, te + 1};
@@ -807,7 +690,7 @@ void bt_half_subnormals(void **state) {
   /* random f16 over the whole finite range, subnormals included, across tiles */
   const size_t n = 2 * tu_tile_elems(GPUREDUCE_F16) + 17;
   uint16_t *y = tu_alloc(n * sizeof *y);
-  bt_fill(&r, GPUREDUCE_F16, G_WIDE, y, n);
+  tc_fill(&r, GPUREDUCE_F16, G_WIDE, y, n);
   for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi)
     if (oi != GPUREDUCE_PROD)
       check_one(y, n, GPUREDUCE_F16, (gpureduce_op_t)oi, 0, "random f16 with subnormals");
@@ -830,59 +713,48 @@ static uint64_t poison_for(gpureduce_type_t type, gpureduce_op_t op) {
   }
 }
 
+/* 1 to 4 tiles + 11: interior tiles exist at every misalignment. */
+static size_t offset_sizes(gpureduce_type_t type, tu_rng *r, size_t *s) {
+  (void)r;
+  const size_t te = tu_tile_elems(type);
+  const size_t sizes[] = {1, 5, 100, te + 7, 4 * te + 11};
+  memcpy(s, sizes, sizeof sizes);
+  return COUNT(sizes);
+}
+
 void bt_offsets_and_poison(void **state) {
   (void)state;
-  for (int ti = 0; ti < GPUREDUCE_TYPE_COUNT; ++ti) {
-    const gpureduce_type_t type = (gpureduce_type_t)ti;
-    const tu_type *t = TU_TYPE(type);
-    const size_t te = tu_tile_elems(type);
-    /* 4 tiles + 11: interior tiles exist at every misalignment */
-    const size_t sizes[] = {1, 5, 100, te + 7, 4 * te + 11};
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "offsets %s", t->name);
-    tu_rng_init(&r, label);
-    void *x = tu_alloc(sizes[4] * t->size), *xp = tu_alloc(sizes[4] * t->size);
-    for (size_t si = 0; si < COUNT(sizes); ++si) {
-      const size_t n = sizes[si];
+  static const struct tc_data data[] = {
       /* min/max data avoids the extremes the poison uses */
-      bt_fill(&r, type, t->is_float ? G_WIDE : G_POOL, x, n);
-      if (!t->is_float)
-        for (size_t i = 0; i < n; ++i)
-          tu_store(x, i, t->size, (tu_load(x, i, t->size) == tu_type_lowest(type) ||
-                                   tu_load(x, i, t->size) == tu_type_max(type))
-                                      ? 7
-                                      : tu_load(x, i, t->size));
-      bt_fill(&r, type, t->is_float ? G_NEAR1 : G_ODD, xp, n);
-      for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi) {
-        const gpureduce_op_t op = (gpureduce_op_t)oi;
-        const void *data = op == GPUREDUCE_PROD ? xp : x;
-        for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
-          if (!tu_result_size(type, op, flags)) continue;
-          const struct ref_answer w = want_for(data, n, type, op, flags);
-          const uint64_t poison = poison_for(type, op);
-          uint64_t at0 = 0;
-          for (size_t off = 0; off < 16; ++off) {
-            char what[200];
-            snprintf(what, sizeof what,
-                     "%s %s%s n=%zu at %zu elements past an aligned address, poison 0x%" PRIx64
-                     " around",
-                     t->name, tu_op_names[op], flags ? " accumulate-f64" : "", n, off, poison);
-            uint64_t got = 0;
-            const gpureduce_status_t s = battery_reduce(data, n, type, op, flags, off, poison, &got);
-            check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
-            if (off == 0) {
-              check_want(&w, got, what);
-              at0 = got;
-            } else {
-              check_bits(at0, got, "%s: the same bits as at offset 0", what);
-            }
-          }
-        }
-      }
+      {G_INNER, TC_ALL_OPS & ~TC_OP(GPUREDUCE_PROD), "values inside the type's range"},
+      {G_FACTORS, TC_OP(GPUREDUCE_PROD), "factors of a finite product"},
+  };
+  const struct tc_plan plan = {
+      .stream = "offsets", .sizes = offset_sizes, .data = data, .ndata = COUNT(data), .offsets = 16};
+  struct tc_walk walk;
+  struct tc_case c;
+  struct ref_answer w;
+  uint64_t at0 = 0;
+  tc_begin(&walk, &plan);
+  while (tu_next_case(&walk, &c)) {
+    const uint64_t poison = poison_for(c.type, c.op);
+    char what[240];
+    snprintf(what, sizeof what,
+             "%s %s%s n=%zu (%s) at %zu elements past an aligned address, poison 0x%" PRIx64
+             " around",
+             type_name(c.type), op_name(c.op), c.flags ? " accumulate-f64" : "", c.n,
+             c.data->what, c.offset, poison);
+    uint64_t got = 0;
+    const gpureduce_status_t s =
+        battery_reduce(c.x, c.n, c.type, c.op, c.flags, c.offset, poison, &got);
+    check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
+    if (c.offset == 0) { /* the offsets of a case come one after another */
+      w = want_for(c.x, c.n, c.type, c.op, c.flags);
+      check_want(&w, got, what);
+      at0 = got;
+    } else {
+      check_bits(at0, got, "%s: the same bits as at offset 0", what);
     }
-    free(x);
-    free(xp);
   }
 }
 
@@ -926,34 +798,29 @@ void bt_order_example(void **state) {
   free(z);
 }
 
+/* Exactly 1, 2, 3, 4, 5, 7, 8, 9, 16 and 17 tiles, each a random n. */
+static size_t tile_count_sizes(gpureduce_type_t type, tu_rng *r, size_t *s) {
+  static const size_t tile_counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17};
+  const size_t te = tu_tile_elems(type);
+  for (size_t k = 0; k < COUNT(tile_counts); ++k)
+    s[k] = (tile_counts[k] - 1) * te + 1 + tu_below(r, te);
+  return COUNT(tile_counts);
+}
+
 void bt_order_tiles(void **state) {
   (void)state;
-  static const size_t tile_counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17};
-  tu_rng r;
-  tu_rng_init(&r, "order tiles");
-  for (size_t ci = 0; ci < COUNT(sum_combos); ++ci) {
-    const gpureduce_type_t type = sum_combos[ci].type;
-    const unsigned flags = sum_combos[ci].flags, es = TU_TYPE(type)->size;
-    const size_t te = tu_tile_elems(type);
-    void *x = tu_alloc(17 * te * es);
-    for (size_t k = 0; k < COUNT(tile_counts); ++k) {
-      const size_t tiles = tile_counts[k];
-      const size_t n = (tiles - 1) * te + 1 + tu_below(&r, te); /* exactly `tiles` tiles */
-      bt_fill(&r, type, G_WIDE, x, n);
-      for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi) {
-        const gpureduce_op_t op = (gpureduce_op_t)oi;
-        if (!tu_is_sum_like(op)) continue;
-        if (op == GPUREDUCE_PROD) {
-          bt_fill(&r, type, G_NEAR1, x, n);
-          check_one(x, n, type, op, flags, "near 1, the order of doc/ORDER.md");
-          bt_fill(&r, type, G_WIDE, x, n);
-        } else {
-          check_one(x, n, type, op, flags, "wide random values, the order of doc/ORDER.md");
-        }
-      }
-    }
-    free(x);
-  }
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_OP(GPUREDUCE_SUM_SQUARES),
+       "wide random values, the order of doc/ORDER.md"},
+      {G_NEAR1, TC_OP(GPUREDUCE_PROD), "near 1, the order of doc/ORDER.md"},
+  };
+  const struct tc_plan plan = {.stream = "order tiles",
+                               .kinds = tc_sum_kinds,
+                               .nkinds = COUNT(tc_sum_kinds),
+                               .sizes = tile_count_sizes,
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 /* ---- tests: errors on this backend ----------------------------------------------- */

@@ -1,9 +1,10 @@
 /*
- * testutil.h - the cmocka layer of gpureduce's tests: a seeded PRNG,
- * checks that read as sentences (check_bits(wanted, seen, "what this
- * checks", ...)), and helpers that fail the current test when they cannot
- * do their job.  The element helpers (elements.h) come with it; the
- * independent reference of gpureduce.h and doc/ORDER.md is reference.h.
+ * testutil.h - the cmocka layer of gpureduce's tests: checks that read as
+ * sentences (check_bits(wanted, seen, "what this checks", ...)), and
+ * helpers that fail the current test when they cannot do their job.  The
+ * element helpers (elements.h) and the seeded PRNG (rng.h) come with it;
+ * the independent reference of gpureduce.h and doc/ORDER.md is
+ * reference.h, the test data and the case iterator cases.h.
  *
  * Every test program is one cmocka group in TAP mode; a check that fails
  * prints what it checked and both values (hex and decimal) with
@@ -23,7 +24,9 @@
 
 #include "gpureduce.h"
 
+#include "cases.h"
 #include "elements.h"
+#include "rng.h"
 
 #if defined(__GNUC__)
 #define TU_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -44,25 +47,9 @@
 
 /* ---- random numbers ------------------------------------------------------- */
 
-/* xoshiro256** seeded through splitmix64. */
-typedef struct tu_rng {
-  uint64_t s[4];
-} tu_rng;
-
-/* The run's seed: $GPUREDUCE_TEST_SEED (decimal or 0x hex), else a fixed
- * default, so every run is reproducible. */
-uint64_t tu_seed(void);
 /* Print "# seed N" (a TAP comment) once; call it from a group setup, after
- * cmocka printed the plan. */
+ * cmocka printed the plan.  The generators themselves are in rng.h. */
 void tu_announce_seed(void);
-/* A generator for one purpose: the run's seed mixed with a label, so tests
- * draw independent streams whatever order they run in. */
-void tu_rng_init(tu_rng *r, const char *label);
-uint64_t tu_next(tu_rng *r);
-/* Uniform in [0, bound) (bound > 0). */
-uint64_t tu_below(tu_rng *r, uint64_t bound);
-/* Uniform in [0, 1). */
-double tu_unit(tu_rng *r);
 
 /* ---- element patterns that fail the test ------------------------------- */
 
@@ -107,6 +94,10 @@ void tu_check_bytes(const char *file, int line, const void *buf, unsigned char b
 #define check_bytes(p, c, l, ...) tu_check_bytes(__FILE__, __LINE__, (p), (c), (l), __VA_ARGS__)
 
 /* ---- small things ---------------------------------------------------------- */
+
+/* tc_next (cases.h), failing the test when the data's memory cannot be
+ * allocated: 1 while there is a case, then 0. */
+int tu_next_case(struct tc_walk *w, struct tc_case *c);
 
 /* malloc that fails the test on failure; aligned to 256 bytes. */
 void *tu_alloc(size_t bytes);
