@@ -53,12 +53,12 @@ static void status_strings(void **state) {
   const char *seen[LAST + 1];
   for (int s = 0; s <= LAST; ++s) {
     const char *str = gpureduce_status_string((gpureduce_status_t)s);
-    check_true(str && *str, "the string of %s is not NULL or empty", tu_status_name(s));
+    check_true(str && *str, "the string of %s is not NULL or empty", tu_status_label(s));
     check_true(strcmp(str, "unknown status") != 0, "%s has its own string, not \"unknown status\"",
-               tu_status_name(s));
+               tu_status_label(s));
     for (int k = 0; k < s; ++k)
       check_true(strcmp(seen[k], str) != 0, "%s and %s have different strings",
-                 tu_status_name(k), tu_status_name(s));
+                 tu_status_label(k), tu_status_label(s));
     seen[s] = str;
   }
   const int unknown[] = {LAST + 1, LAST + 2, 100, -1, 0x7fffffff};

@@ -43,7 +43,7 @@ int battery_setup(void **state) {
   gpureduce_status_t s = gpureduce_create(&H, B->device);
   if (s != GPUREDUCE_SUCCESS) {
     print_error("gpureduce_create(%d) for the %s backend: %s (%s)\n", B->device, B->name,
-                tu_status_name(s), gpureduce_status_string(s));
+                tu_status_label(s), gpureduce_status_string(s));
     return -1;
   }
   out_mem = B->alloc(OUT_BYTES);
@@ -64,7 +64,7 @@ int battery_teardown(void **state) {
   const gpureduce_status_t s = gpureduce_destroy(H);
   H = NULL;
   if (s != GPUREDUCE_SUCCESS) {
-    print_error("gpureduce_destroy: %s\n", tu_status_name(s));
+    print_error("gpureduce_destroy: %s\n", tu_status_label(s));
     return -1;
   }
   return 0;
@@ -123,7 +123,7 @@ gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type
               type_name(type), op_name(op), flags, n, offset, rs);
   if (s != GPUREDUCE_SUCCESS)
     check_bytes(ob, OUT_FILL, rs, "%s %s flags %u n=%zu: the output is untouched after %s",
-                type_name(type), op_name(op), flags, n, tu_status_name(s));
+                type_name(type), op_name(op), flags, n, tu_status_label(s));
   *out = tu_load(ob, 0, (unsigned)rs);
   return s;
 }

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cuda_runtime_api.h>
 
 /* ---- random numbers ------------------------------------------------------- */
 
@@ -36,14 +35,13 @@ uint64_t tu_pattern(gpureduce_type_t type, double v) {
 
 /* ---- checks ---------------------------------------------------------------- */
 
-const char *tu_status_name(gpureduce_status_t s) {
+/* The names of gpureduce_tune_cache_t, written out from gpureduce.h. */
+static const char *tune_cache_name(gpureduce_tune_cache_t c) {
   static const char *const names[] = {
-      "GPUREDUCE_SUCCESS",          "GPUREDUCE_ERROR_INVALID_ARGUMENT",
-      "GPUREDUCE_ERROR_INVALID_HANDLE", "GPUREDUCE_ERROR_UNSUPPORTED",
-      "GPUREDUCE_ERROR_WRONG_MEMORY_SPACE", "GPUREDUCE_ERROR_EMPTY_INPUT",
-      "GPUREDUCE_ERROR_NO_DEVICE",  "GPUREDUCE_ERROR_OUT_OF_MEMORY",
-      "GPUREDUCE_ERROR_CUDA",       "GPUREDUCE_ERROR_TUNE_CACHE"};
-  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "(not a status)";
+      "GPUREDUCE_TUNE_CACHE_ABSENT",  "GPUREDUCE_TUNE_CACHE_LOADED",
+      "GPUREDUCE_TUNE_CACHE_DISABLED", "GPUREDUCE_TUNE_CACHE_FOREIGN",
+      "GPUREDUCE_TUNE_CACHE_CORRUPT", "GPUREDUCE_TUNE_CACHE_UNREADABLE"};
+  return (unsigned)c < COUNT(names) ? names[c] : "(not a tuning cache state)";
 }
 
 static void what_failed(const char *file, int line, const char *fmt, va_list ap) {
@@ -73,8 +71,20 @@ void tu_check_status(const char *file, int line, gpureduce_status_t wanted,
   va_start(ap, fmt);
   what_failed(file, line, fmt, ap);
   va_end(ap);
-  print_error("    wanted %s (%d)\n    seen   %s (%d)\n", tu_status_name(wanted), (int)wanted,
-              tu_status_name(seen), (int)seen);
+  print_error("    wanted %s (%d)\n    seen   %s (%d)\n", tu_status_label(wanted), (int)wanted,
+              tu_status_label(seen), (int)seen);
+  _fail(file, line);
+}
+
+void tu_check_tune_cache(const char *file, int line, gpureduce_tune_cache_t wanted,
+                         gpureduce_tune_cache_t seen, const char *fmt, ...) {
+  if (wanted == seen) return;
+  va_list ap;
+  va_start(ap, fmt);
+  what_failed(file, line, fmt, ap);
+  va_end(ap);
+  print_error("    wanted %s (%d)\n    seen   %s (%d)\n", tune_cache_name(wanted), (int)wanted,
+              tune_cache_name(seen), (int)seen);
   _fail(file, line);
 }
 
@@ -142,10 +152,4 @@ void *tu_alloc(size_t bytes) {
   if (posix_memalign(&p, 256, rounded) != 0 || !p)
     fail_msg("cannot allocate %zu bytes of host memory", bytes);
   return p;
-}
-
-int tu_have_cuda(void) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) return 0;
-  return count > 0;
 }

@@ -60,13 +60,19 @@ uint64_t tu_pattern(gpureduce_type_t type, double v);
 
 /* ---- checks ---------------------------------------------------------------- */
 
-/* Names for messages. */
-const char *tu_status_name(gpureduce_status_t s);
+/* A status's enumerator name for messages: gpureduce_status_name(s), or
+ * "(not a status)" for a value that is none. */
+static inline const char *tu_status_label(gpureduce_status_t s) {
+  const char *name = gpureduce_status_name(s);
+  return name ? name : "(not a status)";
+}
 
 void tu_check_bits(const char *file, int line, uint64_t wanted, uint64_t seen,
                    const char *fmt, ...) TU_PRINTF(5, 6);
 void tu_check_status(const char *file, int line, gpureduce_status_t wanted,
                      gpureduce_status_t seen, const char *fmt, ...) TU_PRINTF(5, 6);
+void tu_check_tune_cache(const char *file, int line, gpureduce_tune_cache_t wanted,
+                         gpureduce_tune_cache_t seen, const char *fmt, ...) TU_PRINTF(5, 6);
 void tu_check_true(const char *file, int line, int cond, const char *fmt, ...)
     TU_PRINTF(4, 5);
 void tu_check_string(const char *file, int line, const char *wanted, const char *seen,
@@ -81,6 +87,9 @@ void tu_check_bytes(const char *file, int line, const void *buf, unsigned char b
 #define check_bits(w, s, ...) tu_check_bits(__FILE__, __LINE__, (w), (s), __VA_ARGS__)
 /* check_status(wanted, seen, "what", ...) */
 #define check_status(w, s, ...) tu_check_status(__FILE__, __LINE__, (w), (s), __VA_ARGS__)
+/* check_tune_cache(wanted, seen, "what", ...): a gpureduce_tune_cache_t */
+#define check_tune_cache(w, s, ...) \
+  tu_check_tune_cache(__FILE__, __LINE__, (w), (s), __VA_ARGS__)
 /* check_true(condition, "what", ...) */
 #define check_true(c, ...) tu_check_true(__FILE__, __LINE__, !!(c), __VA_ARGS__)
 /* check_string(wanted, seen, "what", ...): equal strings (NULL only
@@ -101,7 +110,8 @@ int tu_next_case(struct tc_walk *w, struct tc_case *c);
 
 /* malloc that fails the test on failure; aligned to 256 bytes. */
 void *tu_alloc(size_t bytes);
-/* Is there a usable CUDA device?  (cudaGetDeviceCount: error or 0 = no.) */
+/* Is there a usable CUDA device?  (cudaGetDeviceCount: error or 0 = no;
+ * tests/lib/device.c, so that host-only tests need no CUDA runtime.) */
 int tu_have_cuda(void);
 
 #endif /* GPUREDUCE_TESTUTIL_H */

@@ -1,22 +1,21 @@
 /*
  * test-tune.c - the autotuner on a real device: it measures, the counts it
  * picks are used, persisted and loaded by the next handle, a bad or
- * foreign cache is ignored, GPUREDUCE_TUNE=off keeps it in memory, and no
- * block count changes a result.  Needs a GPU (skips without one).
+ * foreign cache is ignored, GPUREDUCE_TUNE=off keeps it in memory, an
+ * unwritable cache is reported and not fatal, and no block count changes
+ * a result.  Needs a GPU (prints "1..0 # SKIP no CUDA device" without
+ * one).
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "gpureduce.h"
+#include "testutil.h"
 
 #define MAX_N ((size_t)1 << 22) /* f32: 512 tiles, buckets 0 .. 9 */
 #define BUCKETS 10
@@ -25,29 +24,16 @@ static char dir[128];
 static char cache_file[512];
 static float *host_x, *dev_x, *dev_out;
 
-static int have_cuda(void) {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-/* xorshift values in [-1, 1): never all zeros */
-static void fill(float *x, size_t n) {
-  uint64_t s = 0x9E3779B97F4A7C15ull;
-  for (size_t i = 0; i < n; ++i) {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    x[i] = (float)((double)(s >> 11) / 4503599627370496.0 - 1.0);
-  }
-}
-
 static gpureduce_handle_t make_handle(gpureduce_tune_cache_t want_state, const char *what) {
   gpureduce_handle_t h = NULL;
-  assert_int_equal(gpureduce_create(&h, 0), GPUREDUCE_SUCCESS);
-  gpureduce_tune_cache_t state;
+  check_status(GPUREDUCE_SUCCESS, gpureduce_create(&h, 0), "%s: gpureduce_create(device 0)",
+               what);
+  gpureduce_tune_cache_t state = GPUREDUCE_TUNE_CACHE_UNREADABLE;
   const char *path = NULL;
-  assert_int_equal(gpureduce_tune_cache_state(h, &state, &path), GPUREDUCE_SUCCESS);
-  if (state != want_state) print_error("%s: cache state %d, wanted %d\n", what, state, want_state);
-  assert_int_equal(state, want_state);
-  assert_non_null(path);
+  check_status(GPUREDUCE_SUCCESS, gpureduce_tune_cache_state(h, &state, &path),
+               "%s: gpureduce_tune_cache_state", what);
+  check_tune_cache(want_state, state, "%s: the new handle's tuning cache", what);
+  check_true(path != NULL, "%s: the handle names its cache file", what);
   snprintf(cache_file, sizeof cache_file, "%s", path);
   return h;
 }
@@ -60,30 +46,41 @@ static size_t bucket_n(int b) { return (size_t)8192 << b; }
 static uint32_t sum_bits(gpureduce_handle_t h, size_t n, int on_host) {
   float r = 0.0f;
   if (on_host) {
-    assert_int_equal(gpureduce_sum_f32(host_x, &r, n, h), GPUREDUCE_SUCCESS);
+    check_status(GPUREDUCE_SUCCESS, gpureduce_sum_f32(host_x, &r, n, h),
+                 "f32 sum of %zu elements on the host handle", n);
   } else {
-    assert_int_equal(gpureduce_sum_f32(dev_x, dev_out, n, h), GPUREDUCE_SUCCESS);
-    assert_int_equal(cudaMemcpy(&r, dev_out, 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    check_status(GPUREDUCE_SUCCESS, gpureduce_sum_f32(dev_x, dev_out, n, h),
+                 "f32 sum of %zu elements on the CUDA handle (%s)", n, gpureduce_last_message(h));
+    CK(cudaMemcpy(&r, dev_out, 4, cudaMemcpyDeviceToHost));
   }
-  uint32_t bits;
-  memcpy(&bits, &r, 4);
-  return bits;
+  return tu_f32_bits(r);
 }
 
 static int setup(void **state) {
   (void)state;
+  tu_announce_seed();
   snprintf(dir, sizeof dir, "/tmp/gpureduce-test-tune-XXXXXX");
-  if (!mkdtemp(dir)) return -1;
+  if (!mkdtemp(dir)) {
+    print_error("cannot create a temporary directory from %s\n", dir);
+    return -1;
+  }
   setenv("GPUREDUCE_TUNE_CACHE", dir, 1);
   unsetenv("GPUREDUCE_TUNE");
   host_x = malloc(MAX_N * sizeof(float));
-  if (!host_x) return -1;
-  fill(host_x, MAX_N);
-  if (cudaMalloc((void **)&dev_x, MAX_N * sizeof(float)) != cudaSuccess) return -1;
-  if (cudaMalloc((void **)&dev_out, 16) != cudaSuccess) return -1;
-  return cudaMemcpy(dev_x, host_x, MAX_N * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess
-             ? 0
-             : -1;
+  if (!host_x) {
+    print_error("cannot allocate %zu floats of host memory\n", MAX_N);
+    return -1;
+  }
+  tu_rng r;
+  tu_rng_init(&r, "tune data");
+  tc_fill(&r, GPUREDUCE_F32, G_MODERATE, host_x, MAX_N); /* in [-2, 2): never all zeros */
+  if (cudaMalloc((void **)&dev_x, MAX_N * sizeof(float)) != cudaSuccess ||
+      cudaMalloc((void **)&dev_out, 16) != cudaSuccess ||
+      cudaMemcpy(dev_x, host_x, MAX_N * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) {
+    print_error("cannot put %zu floats in device memory\n", MAX_N);
+    return -1;
+  }
+  return 0;
 }
 
 static int teardown(void **state) {
@@ -103,32 +100,43 @@ static void autotune_measures_applies_and_saves(void **state) {
   gpureduce_handle_t h = make_handle(GPUREDUCE_TUNE_CACHE_ABSENT, "a fresh cache directory");
   gpureduce_tune_row_t rows[32];
   size_t count = 0;
-  assert_int_equal(
-      gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, rows, 32, &count),
-      GPUREDUCE_SUCCESS);
-  assert_int_equal(count, BUCKETS);
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, rows, 32, &count),
+               "gpureduce_autotune of the f32 sum up to 2^22 elements (%s)",
+               gpureduce_last_message(h));
+  check_bits(BUCKETS, count, "gpureduce_autotune up to 2^22 f32 elements: one row per bucket");
   for (int b = 0; b < BUCKETS; ++b) {
     print_message("# bucket %d n=%zu: default %u blocks %.2f us, tuned %u blocks %.2f us "
                   "(noise %.2f)\n",
                   b, rows[b].n, rows[b].default_blocks, rows[b].default_us,
                   rows[b].tuned_blocks, rows[b].tuned_us, rows[b].noise_us);
-    assert_int_equal(rows[b].n, bucket_n(b));
-    assert_true(rows[b].tuned_blocks >= 1 && rows[b].default_blocks >= 1);
-    assert_true(rows[b].default_us > 0.0 && rows[b].tuned_us > 0.0);
+    check_bits(bucket_n(b), rows[b].n, "bucket %d: the row times the bucket's largest n", b);
+    check_true(rows[b].tuned_blocks >= 1 && rows[b].default_blocks >= 1,
+               "bucket %d: both block counts are at least 1 (default %u, tuned %u)", b,
+               rows[b].default_blocks, rows[b].tuned_blocks);
+    check_true(rows[b].default_us > 0.0 && rows[b].tuned_us > 0.0,
+               "bucket %d: both times are positive (default %.2f us, tuned %.2f us)", b,
+               rows[b].default_us, rows[b].tuned_us);
     /* a count other than the model's must have won by more than the noise */
     if (rows[b].tuned_blocks != rows[b].default_blocks)
-      assert_true(rows[b].tuned_us < rows[b].default_us - rows[b].noise_us);
+      check_true(rows[b].tuned_us < rows[b].default_us - rows[b].noise_us,
+                 "bucket %d: the tuned count %u beat the model's %u by more than the noise "
+                 "(%.2f us against %.2f us, noise %.2f us)",
+                 b, rows[b].tuned_blocks, rows[b].default_blocks, rows[b].tuned_us,
+                 rows[b].default_us, rows[b].noise_us);
     unsigned blocks = 0;
     int tuned = 0;
-    assert_int_equal(gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, bucket_n(b),
-                                          &blocks, &tuned),
-                     GPUREDUCE_SUCCESS);
-    assert_int_equal(tuned, 1);
-    assert_int_equal(blocks, rows[b].tuned_blocks);
+    check_status(GPUREDUCE_SUCCESS,
+                 gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, bucket_n(b), &blocks,
+                                      &tuned),
+                 "bucket %d: gpureduce_get_blocks after autotune", b);
+    check_bits(1, (uint64_t)tuned, "bucket %d: gpureduce_get_blocks reports a tuned count", b);
+    check_bits(rows[b].tuned_blocks, blocks, "bucket %d: the handle launches the tuned count", b);
     tuned_blocks[b] = blocks;
   }
   struct stat st;
-  assert_int_equal(stat(cache_file, &st), 0);
+  check_true(stat(cache_file, &st) == 0, "gpureduce_autotune wrote the cache file %s",
+             cache_file);
   gpureduce_destroy(h);
 }
 
@@ -136,46 +144,49 @@ static void the_next_handle_loads_the_tuning(void **state) {
   (void)state;
   gpureduce_handle_t h = make_handle(GPUREDUCE_TUNE_CACHE_LOADED, "after autotune");
   gpureduce_handle_t host = NULL;
-  assert_int_equal(gpureduce_create(&host, GPUREDUCE_DEVICE_HOST), GPUREDUCE_SUCCESS);
+  check_status(GPUREDUCE_SUCCESS, gpureduce_create(&host, GPUREDUCE_DEVICE_HOST),
+               "gpureduce_create of a host handle");
   for (int b = 0; b < BUCKETS; ++b) {
     unsigned blocks = 0;
     int tuned = 0;
-    assert_int_equal(gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, bucket_n(b) - 1,
-                                          &blocks, &tuned),
-                     GPUREDUCE_SUCCESS);
-    assert_int_equal(tuned, 1);
-    assert_int_equal(blocks, tuned_blocks[b]);
-    /* the tuned launch gives the host backend's bits */
     const size_t n = bucket_n(b) - 1;
-    assert_int_equal(sum_bits(h, n, 0), sum_bits(host, n, 1));
+    check_status(GPUREDUCE_SUCCESS,
+                 gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, n, &blocks, &tuned),
+                 "bucket %d: gpureduce_get_blocks on the next handle", b);
+    check_bits(1, (uint64_t)tuned, "bucket %d: the next handle's count is tuned (from the cache)",
+               b);
+    check_bits(tuned_blocks[b], blocks, "bucket %d: the next handle loaded the tuned count", b);
+    check_bits(sum_bits(host, n, 1), sum_bits(h, n, 0),
+               "bucket %d: the f32 sum of %zu elements with the tuned count has the host "
+               "backend's bits",
+               b, n);
   }
-  /* other operations were not tuned */
   int tuned = 1;
   unsigned blocks = 0;
-  assert_int_equal(
-      gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_MAX, 0, MAX_N, &blocks, &tuned),
-      GPUREDUCE_SUCCESS);
-  assert_int_equal(tuned, 0);
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_MAX, 0, MAX_N, &blocks, &tuned),
+               "gpureduce_get_blocks of the f32 max");
+  check_bits(0, (uint64_t)tuned, "the f32 max was not tuned: the model's count");
   gpureduce_destroy(host);
   gpureduce_destroy(h);
 }
 
-/* Rewrite the cache file with one line edited. */
+/* Rewrite the cache file with its first `from` replaced by `to`. */
 static void edit_cache(const char *from, const char *to) {
   FILE *f = fopen(cache_file, "rb");
-  assert_non_null(f);
+  check_true(f != NULL, "the cache file %s opens for reading", cache_file);
   char text[65536];
   const size_t len = fread(text, 1, sizeof text - 1, f);
   fclose(f);
   text[len] = '\0';
   char *at = strstr(text, from);
-  assert_non_null(at);
+  check_true(at != NULL, "the cache file holds \"%s\"", from);
   f = fopen(cache_file, "wb");
-  assert_non_null(f);
+  check_true(f != NULL, "the cache file %s opens for writing", cache_file);
   fwrite(text, 1, (size_t)(at - text), f);
   fputs(to, f);
   fputs(at + strlen(from), f);
-  fclose(f);
+  check_true(fclose(f) == 0, "the edited cache file %s is written", cache_file);
 }
 
 static void a_foreign_or_corrupt_cache_is_ignored(void **state) {
@@ -184,40 +195,46 @@ static void a_foreign_or_corrupt_cache_is_ignored(void **state) {
   gpureduce_handle_t h = make_handle(GPUREDUCE_TUNE_CACHE_FOREIGN, "a cache for another device");
   unsigned blocks = 0;
   int tuned = 1;
-  assert_int_equal(
-      gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, &blocks, &tuned),
-      GPUREDUCE_SUCCESS);
-  assert_int_equal(tuned, 0);
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, &blocks, &tuned),
+               "gpureduce_get_blocks with a foreign cache");
+  check_bits(0, (uint64_t)tuned, "a cache for another device is not used: the model's count");
   gpureduce_destroy(h);
   edit_cache("device-name Another ", "device-name ");
   edit_cache("end ", "end 9");
   h = make_handle(GPUREDUCE_TUNE_CACHE_CORRUPT, "a cache with a wrong entry count");
-  assert_int_equal(
-      gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, &blocks, &tuned),
-      GPUREDUCE_SUCCESS);
-  assert_int_equal(tuned, 0);
+  tuned = 1;
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, &blocks, &tuned),
+               "gpureduce_get_blocks with a corrupt cache");
+  check_bits(0, (uint64_t)tuned, "a corrupt cache is not used: the model's count");
   gpureduce_destroy(h);
 }
 
 static void tune_off_ignores_and_keeps_the_cache(void **state) {
   (void)state;
   struct stat before, after;
-  assert_int_equal(stat(cache_file, &before), 0);
+  check_true(stat(cache_file, &before) == 0, "the cache file %s exists", cache_file);
   setenv("GPUREDUCE_TUNE", "off", 1);
   gpureduce_handle_t h = make_handle(GPUREDUCE_TUNE_CACHE_DISABLED, "GPUREDUCE_TUNE=off");
   size_t count = 0;
-  assert_int_equal(gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, (size_t)1 << 16, NULL,
-                                      0, &count),
-                   GPUREDUCE_SUCCESS);
-  assert_int_equal(count, 4);
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, (size_t)1 << 16, NULL, 0,
+                                  &count),
+               "gpureduce_autotune up to 2^16 with GPUREDUCE_TUNE=off (%s)",
+               gpureduce_last_message(h));
+  check_bits(4, count, "gpureduce_autotune up to 2^16 f32 elements: buckets 0 .. 3");
   unsigned blocks = 0;
   int tuned = 0;
-  assert_int_equal(gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 8192, &blocks, &tuned),
-                   GPUREDUCE_SUCCESS);
-  assert_int_equal(tuned, 1); /* applied to the handle */
-  assert_int_equal(stat(cache_file, &after), 0);
-  assert_true(before.st_mtime == after.st_mtime && before.st_size == after.st_size &&
-              before.st_ino == after.st_ino);
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 8192, &blocks, &tuned),
+               "gpureduce_get_blocks after autotune with GPUREDUCE_TUNE=off");
+  check_bits(1, (uint64_t)tuned, "GPUREDUCE_TUNE=off: the tuning is applied to the handle");
+  check_true(stat(cache_file, &after) == 0, "the cache file %s still exists", cache_file);
+  check_true(before.st_mtime == after.st_mtime && before.st_size == after.st_size &&
+                 before.st_ino == after.st_ino,
+             "GPUREDUCE_TUNE=off: the cache file is not rewritten (the same inode, size and "
+             "modification time)");
   unsetenv("GPUREDUCE_TUNE");
   gpureduce_destroy(h);
 }
@@ -227,15 +244,18 @@ static void an_unwritable_cache_is_reported_not_fatal(void **state) {
   setenv("GPUREDUCE_TUNE_CACHE", "/proc/gpureduce-cannot-write-here", 1);
   gpureduce_handle_t h = make_handle(GPUREDUCE_TUNE_CACHE_ABSENT, "a cache under /proc");
   size_t count = 0;
-  assert_int_equal(gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, (size_t)1 << 14, NULL,
-                                      0, &count),
-                   GPUREDUCE_ERROR_TUNE_CACHE);
-  assert_true(strlen(gpureduce_last_message(h)) > 0);
+  check_status(GPUREDUCE_ERROR_TUNE_CACHE,
+               gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, (size_t)1 << 14, NULL, 0,
+                                  &count),
+               "gpureduce_autotune with a cache directory under /proc");
+  check_true(strlen(gpureduce_last_message(h)) > 0,
+             "an unwritable cache: gpureduce_last_message says why");
   unsigned blocks = 0;
   int tuned = 0;
-  assert_int_equal(gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 8192, &blocks, &tuned),
-                   GPUREDUCE_SUCCESS);
-  assert_int_equal(tuned, 1);
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 8192, &blocks, &tuned),
+               "gpureduce_get_blocks after autotune could not write the cache");
+  check_bits(1, (uint64_t)tuned, "an unwritable cache: the tuning is still applied to the handle");
   gpureduce_destroy(h);
   setenv("GPUREDUCE_TUNE_CACHE", dir, 1);
 }
@@ -243,27 +263,34 @@ static void an_unwritable_cache_is_reported_not_fatal(void **state) {
 static void tuning_rejects_the_host_and_bad_arguments(void **state) {
   (void)state;
   gpureduce_handle_t h = NULL, host = NULL;
-  assert_int_equal(gpureduce_create(&h, 0), GPUREDUCE_SUCCESS);
-  assert_int_equal(gpureduce_create(&host, GPUREDUCE_DEVICE_HOST), GPUREDUCE_SUCCESS);
-  assert_int_equal(gpureduce_autotune(host, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 0, NULL, 0, NULL),
-                   GPUREDUCE_ERROR_UNSUPPORTED);
-  assert_int_equal(gpureduce_autotune(h, GPUREDUCE_F64, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64, 0,
-                                      NULL, 0, NULL),
-                   GPUREDUCE_ERROR_UNSUPPORTED);
-  assert_int_equal(gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 0, NULL, 3, NULL),
-                   GPUREDUCE_ERROR_INVALID_ARGUMENT);
-  assert_int_equal(gpureduce_set_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 100, 0xffffffffu),
-                   GPUREDUCE_ERROR_INVALID_ARGUMENT);
-  assert_int_equal(gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 100, NULL, NULL),
-                   GPUREDUCE_ERROR_INVALID_ARGUMENT);
-  assert_int_equal(gpureduce_autotune(NULL, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 0, NULL, 0, NULL),
-                   GPUREDUCE_ERROR_INVALID_HANDLE);
+  check_status(GPUREDUCE_SUCCESS, gpureduce_create(&h, 0), "gpureduce_create(device 0)");
+  check_status(GPUREDUCE_SUCCESS, gpureduce_create(&host, GPUREDUCE_DEVICE_HOST),
+               "gpureduce_create of a host handle");
+  check_status(GPUREDUCE_ERROR_UNSUPPORTED,
+               gpureduce_autotune(host, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 0, NULL, 0, NULL),
+               "gpureduce_autotune on a host handle");
+  check_status(GPUREDUCE_ERROR_UNSUPPORTED,
+               gpureduce_autotune(h, GPUREDUCE_F64, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64, 0,
+                                  NULL, 0, NULL),
+               "gpureduce_autotune of f64 sum with GPUREDUCE_ACCUMULATE_F64");
+  check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 0, NULL, 3, NULL),
+               "gpureduce_autotune with room for 3 rows but a NULL rows pointer");
+  check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               gpureduce_set_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 100, 0xffffffffu),
+               "gpureduce_set_blocks of 2^32 - 1 blocks, above the device's limit");
+  check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 100, NULL, NULL),
+               "gpureduce_get_blocks with a NULL blocks pointer");
+  check_status(GPUREDUCE_ERROR_INVALID_HANDLE,
+               gpureduce_autotune(NULL, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 0, NULL, 0, NULL),
+               "gpureduce_autotune with a NULL handle");
   gpureduce_destroy(host);
   gpureduce_destroy(h);
 }
 
 int main(void) {
-  if (!have_cuda()) {
+  if (!tu_have_cuda()) {
     printf("1..0 # SKIP no CUDA device\n");
     return 0;
   }
