@@ -5,6 +5,7 @@
  */
 #include "testutil.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -143,6 +144,16 @@ int tu_next_case(struct tc_walk *w, struct tc_case *c) {
   const int r = tc_next(w, c);
   if (r < 0) fail_msg("%s: cannot allocate the test data of a case", w->plan->stream);
   return r > 0;
+}
+
+int tu_mentions(const char *text, const char *word) {
+  const size_t n = strlen(word);
+  for (const char *p = text; *p; ++p) {
+    size_t i = 0;
+    while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)word[i])) ++i;
+    if (i == n) return 1;
+  }
+  return 0;
 }
 
 void *tu_alloc(size_t bytes) {

@@ -108,6 +108,8 @@ void tu_check_bytes(const char *file, int line, const void *buf, unsigned char b
  * allocated: 1 while there is a case, then 0. */
 int tu_next_case(struct tc_walk *w, struct tc_case *c);
 
+/* Case-insensitive: does `text` mention `word`? */
+int tu_mentions(const char *text, const char *word);
 /* malloc that fails the test on failure; aligned to 256 bytes. */
 void *tu_alloc(size_t bytes);
 /* Is there a usable CUDA device?  (cudaGetDeviceCount: error or 0 = no;
