@@ -1,9 +1,9 @@
 /*
- * test-cuda.c - the reduction battery (battery.c) on CUDA device 0, and
- * what only a CUDA handle has: bit-for-bit agreement with the host backend
- * on large inputs, more than 8192 tiles, the ladder, memory spaces,
- * streams, managed memory, launches queued without synchronization, and
- * block counts that must not change results.
+ * test-cuda.c - the reduction battery (tests/lib/battery.c) on CUDA device
+ * 0, and what only a CUDA handle has: bit-for-bit agreement with the host
+ * backend on large inputs, more than 8192 tiles, the ladder, memory
+ * spaces, streams, managed memory, launches queued without
+ * synchronization, and block counts that must not change results.
  *
  * Without a usable CUDA device it prints "1..0 # SKIP no CUDA device".
  * About 10 s on an H200 (most of it host references).
