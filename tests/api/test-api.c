@@ -11,12 +11,6 @@
 
 #include "testutil.h"
 
-static int group_setup(void **state) {
-  (void)state;
-  tu_announce_seed();
-  return 0;
-}
-
 /* The values gpureduce.h fixes as ABI. */
 static void abi_values(void **state) {
   (void)state;
@@ -322,5 +316,5 @@ int main(void) {
       cmocka_unit_test(versions),     cmocka_unit_test(create_and_destroy),
       cmocka_unit_test(null_handle),
   };
-  return cmocka_run_group_tests_name("test-api", tests, group_setup, NULL);
+  return cmocka_run_group_tests_name("test-api", tests, tu_seed_setup, NULL);
 }

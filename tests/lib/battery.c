@@ -762,40 +762,12 @@ void bt_offsets_and_poison(void **state) {
 
 void bt_order_example(void **state) {
   (void)state;
-  /* doc/ORDER.md's example */
-  const float ex[8] = {1e8f, 1, -1e8f, 1, 0.5f, 0.25f, 0.125f, 0.0625f};
-  expect(ex, 8, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(1.9375f),
-         "the example of doc/ORDER.md gives 1.9375");
-
-  /* Lanes: chunk c goes to lane c mod 256; the lane tree pairs l with
-   * l + s for s = 128 .. 1.  x[0] = 2^24, chunk 256 (lane 0 again) = 1,
-   * chunks 1 and 3 (lanes 1 and 3) = 1:
-   *   lane 0 = 2^24 + 1 = 2^24 (ties to even), lane 1 = 1, lane 3 = 1;
-   *   s = 2: lane 1 = 2;  s = 1: lane 0 = 2^24 + 2 = 16777218.
-   * A left-to-right loop gives 16777216. */
-  static float y[1025 + 3];
-  memset(y, 0, sizeof y);
-  y[0] = 16777216.0f;
-  y[4] = 1; /* chunk 1 */
-  y[12] = 1; /* chunk 3 */
-  y[1024] = 1; /* chunk 256 */
-  expect(y, 1025, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(16777218.0f),
-         "2^24 and three ones in lanes 0, 1, 3: the lane tree gives 2^24 + 2");
-
-  /* The tile tree over T = 5 tiles with values 2^24, 1, 1, 1, 1:
-   * tree(0..3) = (2^24 + 1) + (1 + 1) = 2^24 + 2; then + tile 4:
-   * 2^24 + 3 rounds to even, 16777220.  Left to right: 16777216. */
-  const size_t te = tu_tile_elems(GPUREDUCE_F32);
-  float *z = tu_alloc((4 * te + 1) * sizeof *z);
-  memset(z, 0, (4 * te + 1) * sizeof *z);
-  z[0] = 16777216.0f;
-  for (int t = 1; t <= 4; ++t) z[(size_t)t * te] = 1;
-  expect(z, 4 * te + 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(16777220.0f),
-         "tiles 2^24, 1, 1, 1, 1: the tile tree gives 2^24 + 4");
-  /* T = 3, tiles 2^24, 1, 1: (2^24 + 1) + 1 = 2^24, not 2^24 + (1 + 1). */
-  expect(z, 2 * te + 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(16777216.0f),
-         "tiles 2^24, 1, 1: the tile tree gives (2^24 + 1) + 1 = 2^24");
-  free(z);
+  float *x = tu_alloc(TC_EXAMPLE_ROOM * sizeof *x);
+  for (int k = 0; k < TC_EXAMPLES; ++k) {
+    const struct tc_example e = tc_order_example(k, x);
+    expect(x, e.n, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(e.sum), "%s", e.what);
+  }
+  free(x);
 }
 
 /* Exactly 1, 2, 3, 4, 5, 7, 8, 9, 16 and 17 tiles, each a random n. */

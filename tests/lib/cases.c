@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "elements.h"
 
@@ -122,6 +123,58 @@ const struct tc_kind tc_sum_kinds[5] = {{GPUREDUCE_F16, 0},
                                         {GPUREDUCE_F32, 0},
                                         {GPUREDUCE_F32, GPUREDUCE_ACCUMULATE_F64},
                                         {GPUREDUCE_F64, 0}};
+
+/* ---- doc/ORDER.md's worked examples ------------------------------------------- */
+
+struct tc_example tc_order_example(int k, float *x) {
+  static const float doc[8] = {1e8f, 1, -1e8f, 1, 0.5f, 0.25f, 0.125f, 0.0625f};
+  const size_t te = tu_tile_elems(GPUREDUCE_F32);
+  struct tc_example e;
+  switch (k) {
+    case 0:
+      /* doc/ORDER.md's example: lane 0 = ((1e8 + 1) + -1e8) + 1 = 1,
+       * lane 1 = 0.9375, the lane tree adds them at s = 1 */
+      memcpy(x, doc, sizeof doc);
+      e.what = "doc/ORDER.md's example gives 1.9375";
+      e.n = 8;
+      e.sum = 1.9375f;
+      return e;
+    case 1:
+      /* Lanes: chunk c goes to lane c mod 256; the lane tree pairs l with
+       * l + s for s = 128 .. 1.  x[0] = 2^24, chunk 256 (lane 0 again) = 1,
+       * chunks 1 and 3 (lanes 1 and 3) = 1:
+       *   lane 0 = 2^24 + 1 = 2^24 (ties to even), lane 1 = 1, lane 3 = 1;
+       *   s = 2: lane 1 = 2;  s = 1: lane 0 = 2^24 + 2 = 16777218.
+       * A left-to-right loop gives 16777216. */
+      e.n = 1025;
+      memset(x, 0, e.n * sizeof *x);
+      x[0] = 16777216.0f;
+      x[4] = 1;    /* chunk 1 */
+      x[12] = 1;   /* chunk 3 */
+      x[1024] = 1; /* chunk 256 */
+      e.what = "2^24 and three ones in lanes 0, 1, 3: the lane tree gives 2^24 + 2";
+      e.sum = 16777218.0f;
+      return e;
+    case 2:
+      /* The tile tree over T = 5 tiles with values 2^24, 1, 1, 1, 1:
+       * tree(0..3) = (2^24 + 1) + (1 + 1) = 2^24 + 2; then + tile 4:
+       * 2^24 + 3 rounds to even, 16777220.  Left to right: 16777216. */
+      e.n = 4 * te + 1;
+      e.what = "tiles 2^24, 1, 1, 1, 1: the tile tree gives 2^24 + 4";
+      e.sum = 16777220.0f;
+      break;
+    default:
+      /* T = 3, tiles 2^24, 1, 1: (2^24 + 1) + 1 = 2^24, not 2^24 + (1 + 1). */
+      e.n = 2 * te + 1;
+      e.what = "tiles 2^24, 1, 1: the tile tree gives (2^24 + 1) + 1 = 2^24";
+      e.sum = 16777216.0f;
+      break;
+  }
+  memset(x, 0, e.n * sizeof *x);
+  x[0] = 16777216.0f;
+  for (size_t t = 1; t * te < e.n; ++t) x[t * te] = 1;
+  return e;
+}
 
 /* ---- the iterator ------------------------------------------------------------ */
 

@@ -72,6 +72,21 @@ struct tc_kind {
  * double. */
 extern const struct tc_kind tc_sum_kinds[5];
 
+/* ---- doc/ORDER.md's worked examples ------------------------------------------- */
+
+/* f32 inputs whose sums are worked out by hand from doc/ORDER.md (cases.c
+ * shows the working): the library and the reference must both give them. */
+struct tc_example {
+  const char *what; /* the example and its answer, in words */
+  size_t n;         /* elements */
+  float sum;        /* the f32 sum by doc/ORDER.md */
+};
+#define TC_EXAMPLES 4
+/* Room for any example: four tiles and one float. */
+#define TC_EXAMPLE_ROOM (4 * (size_t)8192 + 1)
+/* Example k (0 .. TC_EXAMPLES-1) into x[0 .. n-1]. */
+struct tc_example tc_order_example(int k, float *x);
+
 /* ---- the iterator ------------------------------------------------------------ */
 
 /* Bit of an operation in tc_fill's `ops`. */

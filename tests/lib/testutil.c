@@ -15,6 +15,12 @@
 
 /* ---- random numbers ------------------------------------------------------- */
 
+int tu_seed_setup(void **state) {
+  (void)state;
+  tu_announce_seed();
+  return 0;
+}
+
 void tu_announce_seed(void) {
   static int done = 0;
   if (!done) {
@@ -65,6 +71,13 @@ void tu_check_bits(const char *file, int line, uint64_t wanted, uint64_t seen,
   _fail(file, line);
 }
 
+/* Both values of an enum check that failed, by name and number. */
+static void names_differ(const char *file, int line, const char *wanted_name, int wanted,
+                         const char *seen_name, int seen) {
+  print_error("    wanted %s (%d)\n    seen   %s (%d)\n", wanted_name, wanted, seen_name, seen);
+  _fail(file, line);
+}
+
 void tu_check_status(const char *file, int line, gpureduce_status_t wanted,
                      gpureduce_status_t seen, const char *fmt, ...) {
   if (wanted == seen) return;
@@ -72,9 +85,7 @@ void tu_check_status(const char *file, int line, gpureduce_status_t wanted,
   va_start(ap, fmt);
   what_failed(file, line, fmt, ap);
   va_end(ap);
-  print_error("    wanted %s (%d)\n    seen   %s (%d)\n", tu_status_label(wanted), (int)wanted,
-              tu_status_label(seen), (int)seen);
-  _fail(file, line);
+  names_differ(file, line, tu_status_label(wanted), (int)wanted, tu_status_label(seen), (int)seen);
 }
 
 void tu_check_tune_cache(const char *file, int line, gpureduce_tune_cache_t wanted,
@@ -84,9 +95,8 @@ void tu_check_tune_cache(const char *file, int line, gpureduce_tune_cache_t want
   va_start(ap, fmt);
   what_failed(file, line, fmt, ap);
   va_end(ap);
-  print_error("    wanted %s (%d)\n    seen   %s (%d)\n", tune_cache_name(wanted), (int)wanted,
-              tune_cache_name(seen), (int)seen);
-  _fail(file, line);
+  names_differ(file, line, tune_cache_name(wanted), (int)wanted, tune_cache_name(seen),
+               (int)seen);
 }
 
 void tu_check_true(const char *file, int line, int cond, const char *fmt, ...) {
@@ -144,6 +154,26 @@ int tu_next_case(struct tc_walk *w, struct tc_case *c) {
   const int r = tc_next(w, c);
   if (r < 0) fail_msg("%s: cannot allocate the test data of a case", w->plan->stream);
   return r > 0;
+}
+
+int tu_make_tmpdir(char *dir, size_t cap, const char *name) {
+  const char *tmp = getenv("TMPDIR");
+  const int k = snprintf(dir, cap, "%s/gpureduce-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+  if (k < 0 || (size_t)k >= cap) {
+    print_error("the temporary directory's name is over %zu bytes\n", cap);
+    return -1;
+  }
+  if (!mkdtemp(dir)) {
+    print_error("cannot create a temporary directory %s\n", dir);
+    return -1;
+  }
+  return 0;
+}
+
+int tu_remove_tmpdir(const char *dir) {
+  char cmd[1100];
+  const int k = snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return k > 0 && (size_t)k < sizeof cmd && system(cmd) == 0 ? 0 : -1;
 }
 
 int tu_mentions(const char *text, const char *word) {

@@ -50,6 +50,8 @@
 /* Print "# seed N" (a TAP comment) once; call it from a group setup, after
  * cmocka printed the plan.  The generators themselves are in rng.h. */
 void tu_announce_seed(void);
+/* A group setup that only announces the seed. */
+int tu_seed_setup(void **state);
 
 /* ---- element patterns that fail the test ------------------------------- */
 
@@ -108,6 +110,12 @@ void tu_check_bytes(const char *file, int line, const void *buf, unsigned char b
  * allocated: 1 while there is a case, then 0. */
 int tu_next_case(struct tc_walk *w, struct tc_case *c);
 
+/* For group setups: make a new directory ${TMPDIR:-/tmp}/gpureduce-NAME-
+ * XXXXXX into dir (cap bytes); 0 on success, else -1 after print_error
+ * says why. */
+int tu_make_tmpdir(char *dir, size_t cap, const char *name);
+/* For group teardowns: remove dir and all in it; 0 on success. */
+int tu_remove_tmpdir(const char *dir);
 /* Case-insensitive: does `text` mention `word`? */
 int tu_mentions(const char *text, const char *word);
 /* malloc that fails the test on failure; aligned to 256 bytes. */

@@ -10,50 +10,39 @@
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "reference.h"
 #include "testutil.h"
 
-static int group_setup(void **state) {
+/* doc/ORDER.md's worked examples (tc_order_example), through the whole
+ * order; the first also through ref_answer. */
+static void order_examples(void **state) {
   (void)state;
-  tu_announce_seed();
-  return 0;
-}
-
-/* doc/ORDER.md's example: eight floats, one tile, V = 4. */
-static void order_example(void **state) {
-  (void)state;
-  const float x[8] = {1e8f, 1, -1e8f, 1, 0.5f, 0.25f, 0.125f, 0.0625f};
-  check_bits(tu_f32_bits(1.9375f), tu_f32_bits(ref_order_f(x, 8, 4, 0)),
-             "doc/ORDER.md's example: lane 0 gives 1, lane 1 0.9375, the sum 1.9375");
+  float *x = tu_alloc(TC_EXAMPLE_ROOM * sizeof *x);
+  for (int k = 0; k < TC_EXAMPLES; ++k) {
+    const struct tc_example e = tc_order_example(k, x);
+    check_bits(tu_f32_bits(e.sum), tu_f32_bits(ref_order_f(x, e.n, 4, 0)), "the reference: %s",
+               e.what);
+  }
   struct ref_answer a;
-  check_bits(0, (uint64_t)ref_answer(x, 8, GPUREDUCE_F32, GPUREDUCE_SUM, 0, &a),
+  const struct tc_example e = tc_order_example(0, x);
+  check_bits(0, (uint64_t)ref_answer(x, e.n, GPUREDUCE_F32, GPUREDUCE_SUM, 0, &a),
              "ref_answer of doc/ORDER.md's example succeeds");
   check_bits(4, a.result_bytes, "the f32 sum's result is a 4-byte float");
-  check_bits(tu_f32_bits(1.9375f), a.bits, "ref_answer of doc/ORDER.md's example is 1.9375");
+  check_bits(tu_f32_bits(e.sum), a.bits, "ref_answer: %s", e.what);
   check_true(a.has_bound, "a finite f32 sum has an error bound");
-  check_near(a.exact, 1.9375, a.bound, "1.9375 is within the bound of the exact sum 1.9375");
+  check_near(a.exact, e.sum, a.bound, "1.9375 is within the bound of the exact sum 1.9375");
+  free(x);
 }
 
-/* Rules 3 and 4: chunk c in lane c mod 256, the lane tree pairs l with
- * l + s for s = 128 .. 1.  x[0] = 2^24, chunks 1, 3 and 256 = 1: lane 0 =
- * 2^24 + 1 = 2^24 (ties to even), lanes 1 and 3 = 1; s = 2: lane 1 = 2;
- * s = 1: lane 0 = 2^24 + 2. */
+/* Rules 3 and 4 on their own: the lane example is one tile. */
 static void lane_tree(void **state) {
   (void)state;
   static float y[1025];
-  memset(y, 0, sizeof y);
-  y[0] = 16777216.0f;
-  y[4] = 1;    /* chunk 1 */
-  y[12] = 1;   /* chunk 3 */
-  y[1024] = 1; /* chunk 256, lane 0 again */
-  check_bits(tu_f32_bits(16777218.0f), tu_f32_bits(ref_order_tile_f(y, 1025, 4, 0)),
-             "2^24 and ones in chunks 1, 3 and 256: the tile is 2^24 + 2 by the lane tree");
-  check_bits(tu_f32_bits(16777218.0f), tu_f32_bits(ref_order_f(y, 1025, 4, 0)),
-             "the same 1025 floats as a whole input: one tile, 2^24 + 2");
+  const struct tc_example e = tc_order_example(1, y);
+  check_bits(tu_f32_bits(e.sum), tu_f32_bits(ref_order_tile_f(y, e.n, 4, 0)),
+             "one tile: %s", e.what);
   /* a product: lanes 0 and 1 hold 3 and 5 (chunks 0 and 1), the rest 1 */
   for (int i = 0; i < 1025; ++i) y[i] = 1;
   y[1] = 3;
@@ -62,8 +51,8 @@ static void lane_tree(void **state) {
              "a product of ones, 3 and 5: 15");
 }
 
-/* Rule 5: tiles 2i and 2i+1 first; a missing right subtree leaves its left
- * sibling unchanged. */
+/* Rule 5 on tile values: tiles 2i and 2i+1 first; a missing right subtree
+ * leaves its left sibling unchanged. */
 static void tile_tree(void **state) {
   (void)state;
   const float five[5] = {16777216.0f, 1, 1, 1, 1};
@@ -77,17 +66,6 @@ static void tile_tree(void **state) {
              "tile values 2^24, 1, 1, 1: (2^24 + 1) + (1 + 1) = 2^24 + 2");
   check_bits(tu_f32_bits(16777216.0f), tu_f32_bits(ref_order_tree_f(five, 1, 0)),
              "one tile: the tree is its value");
-  /* the same through whole tiles of data */
-  const size_t te = tu_tile_elems(GPUREDUCE_F32);
-  float *z = tu_alloc((4 * te + 1) * sizeof *z);
-  memset(z, 0, (4 * te + 1) * sizeof *z);
-  z[0] = 16777216.0f;
-  for (int t = 1; t <= 4; ++t) z[(size_t)t * te] = 1;
-  check_bits(tu_f32_bits(16777220.0f), tu_f32_bits(ref_order_f(z, 4 * te + 1, 4, 0)),
-             "five tiles of data whose values are 2^24, 1, 1, 1, 1: 2^24 + 4");
-  check_bits(tu_f32_bits(16777216.0f), tu_f32_bits(ref_order_f(z, 2 * te + 1, 4, 0)),
-             "three tiles of data whose values are 2^24, 1, 1: 2^24");
-  free(z);
 }
 
 /* The identity -0 is exact, and rule 6's empty and NaN results. */
@@ -172,9 +150,9 @@ static void answers(void **state) {
 int main(void) {
   cmocka_set_message_output(CM_OUTPUT_TAP);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(order_example), cmocka_unit_test(lane_tree),
+      cmocka_unit_test(order_examples), cmocka_unit_test(lane_tree),
       cmocka_unit_test(tile_tree),     cmocka_unit_test(identity_and_rule_6),
       cmocka_unit_test(answers),
   };
-  return cmocka_run_group_tests_name("test-order", tests, group_setup, NULL);
+  return cmocka_run_group_tests_name("test-order", tests, tu_seed_setup, NULL);
 }

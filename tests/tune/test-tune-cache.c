@@ -62,20 +62,14 @@ static void expect_state(const char *text, size_t len, gpureduce_tune_cache_t wa
 static int setup(void **state) {
   (void)state;
   tu_announce_seed();
-  snprintf(dir, sizeof dir, "/tmp/gpureduce-test-tune-XXXXXX");
-  if (!mkdtemp(dir)) {
-    print_error("cannot create a temporary directory from %s\n", dir);
-    return -1;
-  }
+  if (tu_make_tmpdir(dir, sizeof dir, "test-tune-cache") != 0) return -1;
   snprintf(path, sizeof path, "%s/sub/dir/tune-%s.txt", dir, key.uuid);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_remove_tmpdir(dir);
 }
 
 static void round_trip_through_a_file_keeps_every_entry(void **state) {

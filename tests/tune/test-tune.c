@@ -20,7 +20,7 @@
 #define MAX_N ((size_t)1 << 22) /* f32: 512 tiles, buckets 0 .. 9 */
 #define BUCKETS 10
 
-static char dir[128];
+static char dir[256];
 static char cache_file[512];
 static float *host_x, *dev_x, *dev_out;
 
@@ -36,6 +36,20 @@ static gpureduce_handle_t make_handle(gpureduce_tune_cache_t want_state, const c
   check_true(path != NULL, "%s: the handle names its cache file", what);
   snprintf(cache_file, sizeof cache_file, "%s", path);
   return h;
+}
+
+/* gpureduce_get_blocks of the f32 `op` at n elements on h: 1 when the
+ * count is tuned, 0 when it is the model's; the count in *blocks. */
+static int tuned_at(gpureduce_handle_t h, gpureduce_op_t op, size_t n, unsigned *blocks,
+                    const char *what) {
+  int tuned = -1;
+  unsigned b = 0;
+  check_status(GPUREDUCE_SUCCESS, gpureduce_get_blocks(h, GPUREDUCE_F32, op, 0, n, &b, &tuned),
+               "%s: gpureduce_get_blocks of the f32 %s at n = %zu", what, tu_op_names[op], n);
+  check_true(tuned == 0 || tuned == 1, "%s: gpureduce_get_blocks sets *tuned to 0 or 1 (%d)",
+             what, tuned);
+  if (blocks) *blocks = b;
+  return tuned;
 }
 
 /* n with `tiles` f32 tiles (8192 elements each), the top of bucket b. */
@@ -59,11 +73,7 @@ static uint32_t sum_bits(gpureduce_handle_t h, size_t n, int on_host) {
 static int setup(void **state) {
   (void)state;
   tu_announce_seed();
-  snprintf(dir, sizeof dir, "/tmp/gpureduce-test-tune-XXXXXX");
-  if (!mkdtemp(dir)) {
-    print_error("cannot create a temporary directory from %s\n", dir);
-    return -1;
-  }
+  if (tu_make_tmpdir(dir, sizeof dir, "test-tune") != 0) return -1;
   setenv("GPUREDUCE_TUNE_CACHE", dir, 1);
   unsetenv("GPUREDUCE_TUNE");
   host_x = malloc(MAX_N * sizeof(float));
@@ -88,9 +98,7 @@ static int teardown(void **state) {
   free(host_x);
   cudaFree(dev_x);
   cudaFree(dev_out);
-  char cmd[200];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_remove_tmpdir(dir);
 }
 
 static unsigned tuned_blocks[BUCKETS];
@@ -124,14 +132,12 @@ static void autotune_measures_applies_and_saves(void **state) {
                  "(%.2f us against %.2f us, noise %.2f us)",
                  b, rows[b].tuned_blocks, rows[b].default_blocks, rows[b].tuned_us,
                  rows[b].default_us, rows[b].noise_us);
+    char what[64];
+    snprintf(what, sizeof what, "bucket %d after autotune", b);
     unsigned blocks = 0;
-    int tuned = 0;
-    check_status(GPUREDUCE_SUCCESS,
-                 gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, bucket_n(b), &blocks,
-                                      &tuned),
-                 "bucket %d: gpureduce_get_blocks after autotune", b);
-    check_bits(1, (uint64_t)tuned, "bucket %d: gpureduce_get_blocks reports a tuned count", b);
-    check_bits(rows[b].tuned_blocks, blocks, "bucket %d: the handle launches the tuned count", b);
+    check_bits(1, tuned_at(h, GPUREDUCE_SUM, bucket_n(b), &blocks, what),
+               "%s: gpureduce_get_blocks reports a tuned count", what);
+    check_bits(rows[b].tuned_blocks, blocks, "%s: the handle launches the tuned count", what);
     tuned_blocks[b] = blocks;
   }
   struct stat st;
@@ -147,26 +153,19 @@ static void the_next_handle_loads_the_tuning(void **state) {
   check_status(GPUREDUCE_SUCCESS, gpureduce_create(&host, GPUREDUCE_DEVICE_HOST),
                "gpureduce_create of a host handle");
   for (int b = 0; b < BUCKETS; ++b) {
+    char what[64];
+    snprintf(what, sizeof what, "bucket %d on the next handle", b);
     unsigned blocks = 0;
-    int tuned = 0;
     const size_t n = bucket_n(b) - 1;
-    check_status(GPUREDUCE_SUCCESS,
-                 gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, n, &blocks, &tuned),
-                 "bucket %d: gpureduce_get_blocks on the next handle", b);
-    check_bits(1, (uint64_t)tuned, "bucket %d: the next handle's count is tuned (from the cache)",
-               b);
-    check_bits(tuned_blocks[b], blocks, "bucket %d: the next handle loaded the tuned count", b);
+    check_bits(1, tuned_at(h, GPUREDUCE_SUM, n, &blocks, what),
+               "%s: the count is tuned (from the cache)", what);
+    check_bits(tuned_blocks[b], blocks, "%s: the handle loaded the tuned count", what);
     check_bits(sum_bits(host, n, 1), sum_bits(h, n, 0),
-               "bucket %d: the f32 sum of %zu elements with the tuned count has the host "
-               "backend's bits",
-               b, n);
+               "%s: the f32 sum of %zu elements with the tuned count has the host backend's bits",
+               what, n);
   }
-  int tuned = 1;
-  unsigned blocks = 0;
-  check_status(GPUREDUCE_SUCCESS,
-               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_MAX, 0, MAX_N, &blocks, &tuned),
-               "gpureduce_get_blocks of the f32 max");
-  check_bits(0, (uint64_t)tuned, "the f32 max was not tuned: the model's count");
+  check_bits(0, tuned_at(h, GPUREDUCE_MAX, MAX_N, NULL, "the next handle"),
+             "the f32 max was not tuned: the model's count");
   gpureduce_destroy(host);
   gpureduce_destroy(h);
 }
@@ -193,21 +192,14 @@ static void a_foreign_or_corrupt_cache_is_ignored(void **state) {
   (void)state;
   edit_cache("device-name ", "device-name Another ");
   gpureduce_handle_t h = make_handle(GPUREDUCE_TUNE_CACHE_FOREIGN, "a cache for another device");
-  unsigned blocks = 0;
-  int tuned = 1;
-  check_status(GPUREDUCE_SUCCESS,
-               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, &blocks, &tuned),
-               "gpureduce_get_blocks with a foreign cache");
-  check_bits(0, (uint64_t)tuned, "a cache for another device is not used: the model's count");
+  check_bits(0, tuned_at(h, GPUREDUCE_SUM, MAX_N, NULL, "a foreign cache"),
+             "a cache for another device is not used: the model's count");
   gpureduce_destroy(h);
   edit_cache("device-name Another ", "device-name ");
   edit_cache("end ", "end 9");
   h = make_handle(GPUREDUCE_TUNE_CACHE_CORRUPT, "a cache with a wrong entry count");
-  tuned = 1;
-  check_status(GPUREDUCE_SUCCESS,
-               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, MAX_N, &blocks, &tuned),
-               "gpureduce_get_blocks with a corrupt cache");
-  check_bits(0, (uint64_t)tuned, "a corrupt cache is not used: the model's count");
+  check_bits(0, tuned_at(h, GPUREDUCE_SUM, MAX_N, NULL, "a corrupt cache"),
+             "a corrupt cache is not used: the model's count");
   gpureduce_destroy(h);
 }
 
@@ -224,12 +216,8 @@ static void tune_off_ignores_and_keeps_the_cache(void **state) {
                "gpureduce_autotune up to 2^16 with GPUREDUCE_TUNE=off (%s)",
                gpureduce_last_message(h));
   check_bits(4, count, "gpureduce_autotune up to 2^16 f32 elements: buckets 0 .. 3");
-  unsigned blocks = 0;
-  int tuned = 0;
-  check_status(GPUREDUCE_SUCCESS,
-               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 8192, &blocks, &tuned),
-               "gpureduce_get_blocks after autotune with GPUREDUCE_TUNE=off");
-  check_bits(1, (uint64_t)tuned, "GPUREDUCE_TUNE=off: the tuning is applied to the handle");
+  check_bits(1, tuned_at(h, GPUREDUCE_SUM, 8192, NULL, "GPUREDUCE_TUNE=off"),
+             "GPUREDUCE_TUNE=off: the tuning is applied to the handle");
   check_true(stat(cache_file, &after) == 0, "the cache file %s still exists", cache_file);
   check_true(before.st_mtime == after.st_mtime && before.st_size == after.st_size &&
                  before.st_ino == after.st_ino,
@@ -250,12 +238,8 @@ static void an_unwritable_cache_is_reported_not_fatal(void **state) {
                "gpureduce_autotune with a cache directory under /proc");
   check_true(strlen(gpureduce_last_message(h)) > 0,
              "an unwritable cache: gpureduce_last_message says why");
-  unsigned blocks = 0;
-  int tuned = 0;
-  check_status(GPUREDUCE_SUCCESS,
-               gpureduce_get_blocks(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, 8192, &blocks, &tuned),
-               "gpureduce_get_blocks after autotune could not write the cache");
-  check_bits(1, (uint64_t)tuned, "an unwritable cache: the tuning is still applied to the handle");
+  check_bits(1, tuned_at(h, GPUREDUCE_SUM, 8192, NULL, "an unwritable cache"),
+             "an unwritable cache: the tuning is still applied to the handle");
   gpureduce_destroy(h);
   setenv("GPUREDUCE_TUNE_CACHE", dir, 1);
 }
