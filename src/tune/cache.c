@@ -3,7 +3,7 @@
  *
  * Plain C and POSIX, no CUDA: the handle's creation and the autotuner
  * call it (tune/tune.c), host-only tests call it, and
- * the libFuzzer target tests/fuzz-tune-cache.c feeds the parser hostile
+ * the libFuzzer target tests/tune/fuzz-tune-cache.c feeds the parser hostile
  * input.  The parser accepts exactly what gr_tune_format() writes, bounded
  * in size and line length; anything else is CORRUPT (or FOREIGN when the
  * file is well formed but made for another device, driver or version),

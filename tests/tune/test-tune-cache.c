@@ -1,23 +1,22 @@
 /*
- * test-tune-cache.c - the tuning cache file: round trip, corrupt, truncated,
- * oversized, foreign and hostile files, and two processes writing at once.
- * Host only (the cache code has no CUDA); links the library's internals.
+ * test-tune-cache.c - the tuning cache file of the tuning model (the
+ * internal gr_tune_* calls): round trip, corrupt, truncated, oversized,
+ * foreign and hostile files, two processes writing at once, and where the
+ * file lives.  Host only (the cache code has no CUDA); compiles the
+ * library's internal sources itself (Makefile.am's GR_TUNE_CACHE_SOURCES).
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <dirent.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-
 #include "tune/tune.h"
+#include "testutil.h"
 
 static const struct gr_tune_key key = {
     "NVIDIA H200", "00112233445566778899aabbccddeeff", 9, 0, 132, 13000};
@@ -43,9 +42,9 @@ static size_t sample_text(char *buf, size_t cap) {
 
 static void write_file(const char *text, size_t len) {
   FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(text, 1, len, f), len);
-  assert_int_equal(fclose(f), 0);
+  check_true(f != NULL, "%s opens for writing", path);
+  check_bits(len, fwrite(text, 1, len, f), "all %zu bytes are written to %s", len, path);
+  check_true(fclose(f) == 0, "%s is closed without an error", path);
 }
 
 /* Parse text and check the state; a rejected file must leave the table
@@ -55,28 +54,22 @@ static void expect_state(const char *text, size_t len, gpureduce_tune_cache_t wa
   static gr_tune_blocks t, before;
   memset(&t, 0x5A, sizeof t);
   memcpy(&before, &t, sizeof t);
-  const gpureduce_tune_cache_t got = gr_tune_parse(text, len, &key, &t);
-  if (got != want) print_error("%s: state %d, wanted %d\n", what, (int)got, (int)want);
-  assert_int_equal(got, want);
-  if (want != GPUREDUCE_TUNE_CACHE_LOADED && memcmp(&t, &before, sizeof t) != 0) {
-    print_error("%s: a rejected file changed the table\n", what);
-    fail();
-  }
+  check_tune_cache(want, gr_tune_parse(text, len, &key, &t), "gr_tune_parse of %s", what);
+  check_true(want == GPUREDUCE_TUNE_CACHE_LOADED || memcmp(&t, &before, sizeof t) == 0,
+             "gr_tune_parse of %s, rejected, leaves the table as it was", what);
 }
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/gpureduce-test-tune-XXXXXX");
-  if (!mkdtemp(dir)) return -1;
+  tu_announce_seed();
+  if (tu_make_tmpdir(dir, sizeof dir, "test-tune-cache") != 0) return -1;
   snprintf(path, sizeof path, "%s/sub/dir/tune-%s.txt", dir, key.uuid);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return tu_remove_tmpdir(dir);
 }
 
 static void round_trip_through_a_file_keeps_every_entry(void **state) {
@@ -84,13 +77,16 @@ static void round_trip_through_a_file_keeps_every_entry(void **state) {
   gr_tune_blocks t, back;
   sample_table(&t, 0);
   char why[200] = "";
-  assert_true(gr_tune_file_write(path, &key, &t, why, sizeof why)); /* creates sub/dir */
+  check_true(gr_tune_file_write(path, &key, &t, why, sizeof why),
+             "gr_tune_file_write creates %s and the directories above it (%s)", path, why);
   memset(&back, 0, sizeof back);
-  assert_int_equal(gr_tune_file_read(path, &key, &back), GPUREDUCE_TUNE_CACHE_LOADED);
-  assert_memory_equal(&t, &back, sizeof t);
+  check_tune_cache(GPUREDUCE_TUNE_CACHE_LOADED, gr_tune_file_read(path, &key, &back),
+                   "gr_tune_file_read of the file just written");
+  check_true(memcmp(&t, &back, sizeof t) == 0,
+             "the table read back equals the table written, entry for entry");
   struct stat st;
-  assert_int_equal(stat(path, &st), 0);
-  assert_int_equal(st.st_mode & 0777, 0644);
+  check_true(stat(path, &st) == 0, "%s exists", path);
+  check_bits(0644, st.st_mode & 0777, "the cache file's mode is 0644");
 }
 
 static void a_missing_file_is_absent(void **state) {
@@ -98,14 +94,15 @@ static void a_missing_file_is_absent(void **state) {
   gr_tune_blocks t;
   char missing[600];
   snprintf(missing, sizeof missing, "%s/none/tune.txt", dir);
-  assert_int_equal(gr_tune_file_read(missing, &key, &t), GPUREDUCE_TUNE_CACHE_ABSENT);
+  check_tune_cache(GPUREDUCE_TUNE_CACHE_ABSENT, gr_tune_file_read(missing, &key, &t),
+                   "gr_tune_file_read of %s, which does not exist", missing);
 }
 
 static void every_truncation_is_corrupt(void **state) {
   (void)state;
   char text[4096];
   const size_t len = sample_text(text, sizeof text);
-  assert_true(len > 100);
+  check_true(len > 100, "gr_tune_format writes the sample table (%zu bytes)", len);
   expect_state(text, len, GPUREDUCE_TUNE_CACHE_LOADED, "the whole file");
   for (size_t cut = 0; cut < len; ++cut) {
     char what[64];
@@ -118,14 +115,15 @@ static void an_oversized_file_is_corrupt_even_if_well_formed(void **state) {
   (void)state;
   const size_t cap = GR_TUNE_MAX_FILE_BYTES + 4096;
   char *text = malloc(cap);
-  assert_non_null(text);
+  check_true(text != NULL, "%zu bytes of host memory for an oversized file", cap);
   size_t len = 0;
   while (len < GR_TUNE_MAX_FILE_BYTES) len += (size_t)sprintf(text + len, "# padding\n");
   len += sample_text(text + len, cap - len);
   expect_state(text, len, GPUREDUCE_TUNE_CACHE_CORRUPT, "a file over the size limit");
   write_file(text, len);
   gr_tune_blocks t;
-  assert_int_equal(gr_tune_file_read(path, &key, &t), GPUREDUCE_TUNE_CACHE_CORRUPT);
+  check_tune_cache(GPUREDUCE_TUNE_CACHE_CORRUPT, gr_tune_file_read(path, &key, &t),
+                   "gr_tune_file_read of a file over the size limit");
   free(text);
 }
 
@@ -151,11 +149,12 @@ static void a_file_for_another_device_or_version_is_foreign(void **state) {
   /* another library version or order version */
   const size_t len = sample_text(text, sizeof text);
   char *v = strstr(text, "library ");
-  assert_non_null(v);
+  check_true(v != NULL, "the sample file has a library line");
   v[8] = v[8] == '9' ? '8' : '9';
   expect_state(text, len, GPUREDUCE_TUNE_CACHE_FOREIGN, "another library version");
   sample_text(text, sizeof text);
   v = strstr(text, "order ");
+  check_true(v != NULL, "the sample file has an order line");
   v[6] = '7';
   expect_state(text, len, GPUREDUCE_TUNE_CACHE_FOREIGN, "another order version");
 }
@@ -165,9 +164,9 @@ static size_t edited(char *out, size_t cap, const char *from, const char *to) {
   char text[4096];
   sample_text(text, sizeof text);
   const char *at = strstr(text, from);
-  assert_non_null(at);
+  check_true(at != NULL, "the sample file holds \"%s\"", from);
   const int k = snprintf(out, cap, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-  assert_true(k > 0 && (size_t)k < cap);
+  check_true(k > 0 && (size_t)k < cap, "the edited file fits in %zu bytes", cap);
   return (size_t)k;
 }
 
@@ -211,13 +210,13 @@ static void hostile_files_are_corrupt(void **state) {
   len = edited(text, sizeof text, "# gpureduce", "#");
   memset(text + 1, 'x', 300);
   expect_state(text, len > 301 ? len : 301, GPUREDUCE_TUNE_CACHE_CORRUPT, "a 300-byte line");
-  uint64_t x = 0x9E3779B97F4A7C15ull;
+  tu_rng r;
+  tu_rng_init(&r, "hostile bytes");
   for (int round = 0; round < 200; ++round) {
-    for (size_t i = 0; i < 512; ++i) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      text[i] = (char)(x >> 56);
-    }
-    expect_state(text, 512, GPUREDUCE_TUNE_CACHE_CORRUPT, "random bytes");
+    for (size_t i = 0; i < 512; ++i) text[i] = (char)(tu_next(&r) >> 56);
+    char what[64];
+    snprintf(what, sizeof what, "512 random bytes (round %d)", round);
+    expect_state(text, 512, GPUREDUCE_TUNE_CACHE_CORRUPT, what);
   }
   expect_state("", 0, GPUREDUCE_TUNE_CACHE_CORRUPT, "an empty file");
 }
@@ -226,9 +225,10 @@ static void a_directory_at_the_path_is_unreadable(void **state) {
   (void)state;
   char d[600];
   snprintf(d, sizeof d, "%s/adir", dir);
-  assert_int_equal(mkdir(d, 0700), 0);
+  check_true(mkdir(d, 0700) == 0, "mkdir %s", d);
   gr_tune_blocks t;
-  assert_int_equal(gr_tune_file_read(d, &key, &t), GPUREDUCE_TUNE_CACHE_UNREADABLE);
+  check_tune_cache(GPUREDUCE_TUNE_CACHE_UNREADABLE, gr_tune_file_read(d, &key, &t),
+                   "gr_tune_file_read of a directory at the cache file's path");
 }
 
 static void two_processes_writing_at_once_never_tear_the_file(void **state) {
@@ -236,12 +236,13 @@ static void two_processes_writing_at_once_never_tear_the_file(void **state) {
   gr_tune_blocks a, b, seen;
   sample_table(&a, 0);
   sample_table(&b, 7);
-  char why[200];
-  assert_true(gr_tune_file_write(path, &key, &a, why, sizeof why));
+  char why[200] = "";
+  check_true(gr_tune_file_write(path, &key, &a, why, sizeof why),
+             "gr_tune_file_write of writer A's table before the writers start (%s)", why);
   pid_t child[2];
   for (int c = 0; c < 2; ++c) {
     child[c] = fork();
-    assert_true(child[c] >= 0);
+    check_true(child[c] >= 0, "fork of writer %c", "AB"[c]);
     if (child[c] == 0) {
       for (int i = 0; i < 300; ++i)
         if (!gr_tune_file_write(path, &key, c ? &b : &a, why, sizeof why)) _exit(1);
@@ -251,54 +252,56 @@ static void two_processes_writing_at_once_never_tear_the_file(void **state) {
   int reads = 0, as = 0, bs = 0;
   for (; reads < 2000; ++reads) {
     memset(&seen, 0, sizeof seen);
-    const gpureduce_tune_cache_t s = gr_tune_file_read(path, &key, &seen);
-    if (s != GPUREDUCE_TUNE_CACHE_LOADED) {
-      print_error("read %d saw state %d while two writers ran\n", reads, (int)s);
-      fail();
-    }
-    if (memcmp(&seen, &a, sizeof a) == 0) ++as;
-    else if (memcmp(&seen, &b, sizeof b) == 0) ++bs;
-    else fail_msg("read %d saw a table that neither writer wrote", reads);
+    check_tune_cache(GPUREDUCE_TUNE_CACHE_LOADED, gr_tune_file_read(path, &key, &seen),
+                     "read %d of the file while two writers replace it", reads);
+    const int is_a = memcmp(&seen, &a, sizeof a) == 0, is_b = memcmp(&seen, &b, sizeof b) == 0;
+    check_true(is_a || is_b, "read %d saw the table of writer A or of writer B, whole", reads);
+    as += is_a;
+    bs += is_b;
   }
   for (int c = 0; c < 2; ++c) {
     int status = 0;
-    assert_int_equal(waitpid(child[c], &status, 0), child[c]);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    check_true(waitpid(child[c], &status, 0) == child[c], "writer %c is reaped", "AB"[c]);
+    check_true(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+               "writer %c wrote its 300 files without an error", "AB"[c]);
   }
   print_message("# %d reads: %d saw writer A's table, %d writer B's\n", reads, as, bs);
   /* no temporary files left behind */
   char sub[600];
   snprintf(sub, sizeof sub, "%s/sub/dir", dir);
   DIR *d = opendir(sub);
-  assert_non_null(d);
+  check_true(d != NULL, "%s opens", sub);
   int files = 0;
   for (struct dirent *e; (e = readdir(d));)
     if (e->d_name[0] != '.') ++files;
   closedir(d);
-  assert_int_equal(files, 1);
+  check_bits(1, (uint64_t)files, "the writers left no temporary file beside the cache file in %s",
+             sub);
 }
 
 static void the_cache_path_follows_the_environment(void **state) {
   (void)state;
   char p[4096];
   setenv("GPUREDUCE_TUNE_CACHE", "/opt/cache", 1);
-  assert_true(gr_tune_cache_path("abc", p, sizeof p));
-  assert_string_equal(p, "/opt/cache/tune-abc.txt");
+  check_true(gr_tune_cache_path("abc", p, sizeof p), "GPUREDUCE_TUNE_CACHE set: a cache path");
+  check_string("/opt/cache/tune-abc.txt", p, "GPUREDUCE_TUNE_CACHE=/opt/cache: the cache path");
   unsetenv("GPUREDUCE_TUNE_CACHE");
   setenv("XDG_CACHE_HOME", "/xdg", 1);
-  assert_true(gr_tune_cache_path("abc", p, sizeof p));
-  assert_string_equal(p, "/xdg/gpureduce/tune-abc.txt");
+  check_true(gr_tune_cache_path("abc", p, sizeof p), "XDG_CACHE_HOME set: a cache path");
+  check_string("/xdg/gpureduce/tune-abc.txt", p, "XDG_CACHE_HOME=/xdg: the cache path");
   setenv("XDG_CACHE_HOME", "relative", 1); /* ignored, as the XDG spec says */
   setenv("HOME", "/home/u", 1);
-  assert_true(gr_tune_cache_path("abc", p, sizeof p));
-  assert_string_equal(p, "/home/u/.cache/gpureduce/tune-abc.txt");
+  check_true(gr_tune_cache_path("abc", p, sizeof p), "HOME set: a cache path");
+  check_string("/home/u/.cache/gpureduce/tune-abc.txt", p,
+               "a relative XDG_CACHE_HOME is ignored: the cache path under HOME=/home/u");
   unsetenv("XDG_CACHE_HOME");
   unsetenv("HOME");
-  assert_false(gr_tune_cache_path("abc", p, sizeof p));
+  check_true(!gr_tune_cache_path("abc", p, sizeof p),
+             "without GPUREDUCE_TUNE_CACHE, XDG_CACHE_HOME and HOME: no cache path");
   setenv("GPUREDUCE_TUNE", "off", 1);
-  assert_true(gr_tune_disabled());
+  check_true(gr_tune_disabled(), "GPUREDUCE_TUNE=off disables the cache");
   setenv("GPUREDUCE_TUNE", "on", 1);
-  assert_false(gr_tune_disabled());
+  check_true(!gr_tune_disabled(), "GPUREDUCE_TUNE=on does not disable the cache");
   unsetenv("GPUREDUCE_TUNE");
 }
 

@@ -1,7 +1,7 @@
 /*
  * consumer.c - a program that uses an installed gpureduce the way a user
  * does: #include <gpureduce.h> and pkg-config, no CUDA include path.
- * Built and run by tests/pkg-config-consumer.sh; exits 0 when all is well.
+ * Built and run by tests/dist/pkg-config-consumer.sh; exits 0 when all is well.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */

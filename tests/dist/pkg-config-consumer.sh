@@ -1,6 +1,6 @@
 #!/bin/sh
 # pkg-config-consumer.sh - install gpureduce into a scratch DESTDIR, then
-# build and run tests/consumer.c with nothing but pkg-config's flags (no CUDA
+# build and run tests/dist/consumer.c with nothing but pkg-config's flags (no CUDA
 # include path), as a user of the installed library would.  Prints TAP.
 #
 # Run by `make check` (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
@@ -8,7 +8,7 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-# shellcheck source=tests/taplib.sh
+# shellcheck source=tests/dist/taplib.sh
 . "`dirname "$0"`/taplib.sh"
 tap_need GR_MAKE GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR GR_CC GR_LIBDIR \
   GR_INCLUDEDIR GR_PKGCONFIGDIR GR_PACKAGE_VERSION
@@ -78,7 +78,7 @@ echo "# static: `pc --static --libs`"
 case $cflags in
   *cuda* | *CUDA*) not_ok "Cflags name no CUDA directory ($cflags)" ;;
   *)
-    if $GR_CC -o "$tmp/consumer$GR_EXEEXT" "$GR_ABS_TOP_SRCDIR/tests/consumer.c" \
+    if $GR_CC -o "$tmp/consumer$GR_EXEEXT" "$GR_ABS_TOP_SRCDIR/tests/dist/consumer.c" \
          $cflags $libs >"$tmp/cc.out" 2>&1; then
       ok "consumer.c builds with pkg-config --cflags --libs gpureduce"
     else
@@ -134,7 +134,7 @@ else
   for f in `pc --static --libs`; do
     case $f in -lgpureduce) ;; *) slibs="$slibs $f" ;; esac
   done
-  if $GR_CC -o "$tmp/consumer-static$GR_EXEEXT" "$GR_ABS_TOP_SRCDIR/tests/consumer.c" \
+  if $GR_CC -o "$tmp/consumer-static$GR_EXEEXT" "$GR_ABS_TOP_SRCDIR/tests/dist/consumer.c" \
        $cflags "$a" $slibs >"$tmp/scc.out" 2>&1 \
      && "$tmp/consumer-static$GR_EXEEXT" >>"$tmp/scc.out" 2>&1; then
     ok "consumer links libgpureduce.a with pkg-config --static --libs and runs"

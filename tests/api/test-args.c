@@ -7,7 +7,6 @@
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,17 +41,6 @@ static int group_teardown(void **state) {
   return gpureduce_destroy(H) == GPUREDUCE_SUCCESS ? 0 : -1;
 }
 
-/* Case-insensitive: does the message mention `word`? */
-static int mentions(const char *message, const char *word) {
-  const size_t n = strlen(word);
-  for (const char *p = message; *p; ++p) {
-    size_t i = 0;
-    while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)word[i])) ++i;
-    if (i == n) return 1;
-  }
-  return 0;
-}
-
 /* One call that must fail: status, untouched output and canary, a message
  * that mentions `word`. */
 static void expect_error(const char *what, gpureduce_status_t wanted, const void *input,
@@ -66,7 +54,7 @@ static void expect_error(const char *what, gpureduce_status_t wanted, const void
               what);
   const char *m = gpureduce_last_message(H);
   check_true(m != NULL && *m != '\0', "%s: gpureduce_last_message is not empty", what);
-  check_true(mentions(m, word), "%s: the message \"%s\" mentions \"%s\"", what, m, word);
+  check_true(tu_mentions(m, word), "%s: the message \"%s\" mentions \"%s\"", what, m, word);
 }
 
 static void null_pointers(void **state) {
@@ -75,7 +63,7 @@ static void null_pointers(void **state) {
   check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT,
                gpureduce_reduce(in_buf, NULL, 10, GPUREDUCE_F32, GPUREDUCE_SUM, 0, H),
                "NULL output");
-  check_true(mentions(gpureduce_last_message(H), "output"),
+  check_true(tu_mentions(gpureduce_last_message(H), "output"),
              "NULL output: the message \"%s\" mentions \"output\"", gpureduce_last_message(H));
   check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT,
                gpureduce_reduce(NULL, NULL, 0, GPUREDUCE_F32, GPUREDUCE_SUM, 0, H),

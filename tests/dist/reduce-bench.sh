@@ -10,7 +10,7 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-# shellcheck source=tests/taplib.sh
+# shellcheck source=tests/dist/taplib.sh
 . "`dirname "$0"`/taplib.sh"
 tap_need GR_ABS_TOP_BUILDDIR
 LC_ALL=C

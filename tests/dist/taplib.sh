@@ -1,4 +1,4 @@
-# taplib.sh - what the shell tests under tests/ share; each sources it with
+# taplib.sh - what the shell tests under tests/dist/ share; each sources it with
 #   . "`dirname "$0"`/taplib.sh"
 #
 # tap_need VAR...    skip the whole test ("1..0 # SKIP VAR not set: ...")

@@ -1,15 +1,10 @@
 /*
  * battery.c - the reduction tests both backends must pass (battery.h).
  *
- * References, all computed here on the host:
- *   - integers: plain loops in uint64_t (sums, products, |x|, x*x wrap
- *     modulo 2^64, so any order gives the same answer);
- *   - MIN, MAX, ARGMIN, ARGMAX of every type: plain loops applying the
- *     rules of gpureduce.h (NaN wins, first NaN's index, -0 below +0 for
- *     MIN/MAX, -0 == +0 and lowest index for ARGMIN/ARGMAX);
- *   - floating SUM, PROD, SUM_ABS, SUM_SQUARES: bit for bit against the
- *     order of doc/ORDER.md (testutil.c), and against a long double
- *     reference within an error bound (stated at want_for());
+ * References, all computed on the host:
+ *   - random data: the independent reference of reference.h (plain loops
+ *     for integers and MIN/MAX/ARG*, doc/ORDER.md bit for bit and an
+ *     error bound for floating sums and products);
  *   - special values: answers written out by hand from gpureduce.h.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
@@ -21,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "reference.h"
 
 /* ---- the backend and its buffers ------------------------------------------ */
 
@@ -46,7 +43,7 @@ int battery_setup(void **state) {
   gpureduce_status_t s = gpureduce_create(&H, B->device);
   if (s != GPUREDUCE_SUCCESS) {
     print_error("gpureduce_create(%d) for the %s backend: %s (%s)\n", B->device, B->name,
-                tu_status_name(s), gpureduce_status_string(s));
+                tu_status_label(s), gpureduce_status_string(s));
     return -1;
   }
   out_mem = B->alloc(OUT_BYTES);
@@ -67,7 +64,7 @@ int battery_teardown(void **state) {
   const gpureduce_status_t s = gpureduce_destroy(H);
   H = NULL;
   if (s != GPUREDUCE_SUCCESS) {
-    print_error("gpureduce_destroy: %s\n", tu_status_name(s));
+    print_error("gpureduce_destroy: %s\n", tu_status_label(s));
     return -1;
   }
   return 0;
@@ -126,168 +123,30 @@ gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type
               type_name(type), op_name(op), flags, n, offset, rs);
   if (s != GPUREDUCE_SUCCESS)
     check_bytes(ob, OUT_FILL, rs, "%s %s flags %u n=%zu: the output is untouched after %s",
-                type_name(type), op_name(op), flags, n, tu_status_name(s));
+                type_name(type), op_name(op), flags, n, tu_status_label(s));
   *out = tu_load(ob, 0, (unsigned)rs);
   return s;
 }
 
 /* ---- references ------------------------------------------------------------ */
 
-/* Plain-loop answer of an integer reduction, or of a floating MIN, MAX,
- * ARGMIN or ARGMAX, by the rules of gpureduce.h.  n > 0 for ARG*. */
-static uint64_t exact_answer(const void *x, size_t n, gpureduce_type_t type,
-                             gpureduce_op_t op) {
-  const tu_type *t = TU_TYPE(type);
-  const int is_min = op == GPUREDUCE_MIN || op == GPUREDUCE_ARGMIN;
-  const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
-  if (!t->is_float) {
-    uint64_t acc = op == GPUREDUCE_PROD ? 1 : 0;
-    switch (op) {
-      case GPUREDUCE_SUM:
-        for (size_t i = 0; i < n; ++i) acc += tu_int_widen(type, tu_load(x, i, t->size));
-        return acc;
-      case GPUREDUCE_PROD:
-        for (size_t i = 0; i < n; ++i) acc *= tu_int_widen(type, tu_load(x, i, t->size));
-        return acc;
-      case GPUREDUCE_SUM_ABS:
-        for (size_t i = 0; i < n; ++i) {
-          uint64_t w = tu_int_widen(type, tu_load(x, i, t->size));
-          if (t->is_signed && (int64_t)w < 0) w = 0 - w; /* |INT64_MIN| = 2^63 */
-          acc += w;
-        }
-        return acc;
-      case GPUREDUCE_SUM_SQUARES:
-        for (size_t i = 0; i < n; ++i) {
-          const uint64_t w = tu_int_widen(type, tu_load(x, i, t->size));
-          acc += w * w;
-        }
-        return acc;
-      default: break;
-    }
-    if (n == 0) return is_min ? tu_type_max(type) : tu_type_lowest(type);
-    size_t best = 0;
-    for (size_t i = 1; i < n; ++i) {
-      const uint64_t a = tu_int_widen(type, tu_load(x, i, t->size));
-      const uint64_t b = tu_int_widen(type, tu_load(x, best, t->size));
-      int better;
-      if (t->is_signed) better = is_min ? (int64_t)a < (int64_t)b : (int64_t)a > (int64_t)b;
-      else better = is_min ? a < b : a > b;
-      if (better) best = i; /* strict: ties keep the lowest index */
-    }
-    return is_arg ? (uint64_t)best : tu_load(x, best, t->size);
-  }
-  /* floating */
-  if (n == 0) return is_min ? tu_pos_inf(type) : tu_neg_inf(type);
-  for (size_t i = 0; i < n; ++i)
-    if (tu_is_nan(type, tu_load(x, i, t->size)))
-      return is_arg ? (uint64_t)i : tu_canonical_nan(t->size); /* the first NaN */
-  size_t best = 0;
-  double bv = tu_value(type, tu_load(x, 0, t->size));
-  for (size_t i = 1; i < n; ++i) {
-    const double v = tu_value(type, tu_load(x, i, t->size));
-    int better;
-    if (is_arg) {
-      better = is_min ? v < bv : v > bv; /* -0 == +0: a tie, keep the lowest index */
-    } else if (v == 0 && bv == 0) {
-      better = is_min ? (signbit(v) && !signbit(bv)) : (!signbit(v) && signbit(bv));
-    } else {
-      better = is_min ? v < bv : v > bv;
-    }
-    if (better) {
-      best = i;
-      bv = v;
-    }
-  }
-  return is_arg ? (uint64_t)best : tu_load(x, best, t->size);
-}
-
-/* What a reduction must give. */
-struct want {
-  unsigned rs;      /* result bytes */
-  uint64_t bits;    /* exact answer (order reference for floating sums) */
-  int has_bound;    /* floating sum-like with a finite reference */
-  long double ref;  /* the sum or product in long double */
-  double bound;     /* allowed |result - ref| */
-};
-
-/*
- * The answer for (type, op, flags) over x[0..n).
- *
- * Error bound of a floating SUM, SUM_ABS or SUM_SQUARES: by doc/ORDER.md
- * each lifted element goes through at most 8V-1 additions in its lane, 8 in
- * the lane tree and ceil(log2 T) in the tile tree, so (Higham, recursive
- * summation) |result - sum| <= gamma_d * sum|lifted x| with
- * d = 8V + 7 + ceil(log2 T); we allow
- *     (8V + 8 + ceil(log2 T) + 2) * u * sum|lifted x|
- * with u = 2^-24 for float accumulation and 2^-53 for double (the +2
- * covers gamma's denominator), plus n * 2^-63 * sum|lifted x| for the long
- * double reference itself.  "lifted" is the element in the accumulator
- * type: |x| for SUM_ABS and x*x rounded to the accumulator for
- * SUM_SQUARES, as gpureduce.h specifies, so the reference squares exactly
- * as the library must.
- *
- * PROD: every one of the at most n-1 multiplications that are not by the
- * exact identity 1 rounds once, in any order, so
- *     |result - prod| <= gamma_n * |prod|,  gamma_n = n u / (1 - n u),
- * plus the long double reference's own n * 2^-63 * |prod|.
- */
-static struct want want_for(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
-                            unsigned flags) {
-  struct want w;
-  memset(&w, 0, sizeof w);
-  w.rs = (unsigned)tu_result_size(type, op, flags);
-  const tu_type *t = TU_TYPE(type);
-  if (!t->is_float || !tu_is_sum_like(op)) {
-    w.bits = exact_answer(x, n, type, op);
-    return w;
-  }
-  const unsigned v = tu_chunk_elems(type);
-  const int prod = op == GPUREDUCE_PROD;
-  long double s = prod ? 1.0L : 0.0L, a = 0.0L;
-  double u;
-  if (tu_acc_is_double(type, flags)) {
-    double *l = tu_alloc((n ? n : 1) * sizeof *l);
-    tu_lift_d(type, op, x, n, l);
-    w.bits = tu_f64_bits(tu_order_d(l, n, v, prod));
-    for (size_t i = 0; i < n; ++i) {
-      s = prod ? s * l[i] : s + l[i];
-      a += fabsl((long double)l[i]);
-    }
-    free(l);
-    u = 0x1p-53;
-  } else {
-    float *l = tu_alloc((n ? n : 1) * sizeof *l);
-    tu_lift_f(type, op, x, n, l);
-    w.bits = tu_f32_bits(tu_order_f(l, n, v, prod));
-    for (size_t i = 0; i < n; ++i) {
-      s = prod ? s * l[i] : s + l[i];
-      a += fabsl((long double)l[i]);
-    }
-    free(l);
-    u = 0x1p-24;
-  }
-  w.ref = s;
-  w.has_bound = isfinite(s) && isfinite(a);
-  const double ref_err = (double)n * 0x1p-63;
-  if (prod) {
-    const double nu = (double)n * u;
-    w.bound = (double)((nu / (1 - nu) + ref_err) * fabsl(s));
-  } else {
-    const size_t tiles = tu_tiles(type, n);
-    const double depth = 8.0 * v + 8 + tu_ceil_log2(tiles ? tiles : 1) + 2;
-    w.bound = (double)((depth * u + ref_err) * a);
-  }
+/* The reference's answer (reference.h); fails the test when there is none
+ * or its scratch memory cannot be allocated. */
+static struct ref_answer want_for(const void *x, size_t n, gpureduce_type_t type,
+                                  gpureduce_op_t op, unsigned flags) {
+  struct ref_answer w;
+  const int r = ref_answer(x, n, type, op, flags, &w);
+  if (r == -2) fail_msg("the reference cannot allocate %zu accumulators", n);
+  if (r != 0)
+    fail_msg("the reference has no answer for %s %s flags %u n=%zu", type_name(type),
+             op_name(op), flags, n);
   return w;
 }
 
-static double result_value(unsigned rs, uint64_t bits) {
-  return rs == 4 ? (double)tu_f32_of((uint32_t)bits) : tu_f64_of(bits);
-}
-
-static void check_want_at(const char *file, int line, const struct want *w, uint64_t got,
+static void check_want_at(const char *file, int line, const struct ref_answer *w, uint64_t got,
                           const char *what) {
   if (w->has_bound)
-    tu_check_near(file, line, w->ref, result_value(w->rs, got), w->bound,
+    tu_check_near(file, line, w->exact, ref_result_value(w->result_bytes, got), w->bound,
                   "%s: within the stated error bound of the exact value", what);
   tu_check_bits(file, line, w->bits, got, "%s: %s", what,
                 w->has_bound ? "bits equal the doc/ORDER.md reference" : "equals the reference");
@@ -296,7 +155,7 @@ static void check_want_at(const char *file, int line, const struct want *w, uint
 
 void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                         unsigned flags, uint64_t got, const char *what) {
-  const struct want w = want_for(x, n, type, op, flags);
+  const struct ref_answer w = want_for(x, n, type, op, flags);
   check_want(&w, got, what);
 }
 
@@ -306,11 +165,19 @@ static void check_one(const void *x, size_t n, gpureduce_type_t type, gpureduce_
   char what[256];
   snprintf(what, sizeof what, "%s %s%s n=%zu (%s)", type_name(type), op_name(op),
            flags ? " accumulate-f64" : "", n, label);
-  const struct want w = want_for(x, n, type, op, flags);
+  const struct ref_answer w = want_for(x, n, type, op, flags);
   uint64_t got = 0;
   const gpureduce_status_t s = battery_reduce(x, n, type, op, flags, 0, 0, &got);
   check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
   check_want(&w, got, what);
+}
+
+/* Reduce every case of a walk (cases.h) and compare with the reference. */
+static void check_cases(const struct tc_plan *plan) {
+  struct tc_walk w;
+  struct tc_case c;
+  tc_begin(&w, plan);
+  while (tu_next_case(&w, &c)) check_one(c.x, c.n, c.type, c.op, c.flags, c.data->what);
 }
 
 /* Result pattern of value v for (type, op, flags): the element type for
@@ -341,105 +208,6 @@ static void TU_PRINTF(9, 10)
 }
 #define expect(...) expect_at(__FILE__, __LINE__, __VA_ARGS__)
 
-/* ---- data -------------------------------------------------------------------- */
-
-static uint64_t size_mask(unsigned size) {
-  return size == 8 ? UINT64_MAX : ((uint64_t)1 << (size * 8)) - 1;
-}
-
-static uint64_t gen_one(tu_rng *r, gpureduce_type_t type, enum bt_gen g) {
-  const tu_type *t = TU_TYPE(type);
-  const uint64_t m = size_mask(t->size);
-  if (!t->is_float) {
-    switch (g) {
-      case G_POOL: {
-        const uint64_t pool[] = {tu_type_lowest(type), (tu_type_lowest(type) + 1) & m, 0, 1, 7,
-                                 (tu_type_max(type) - 1) & m, tu_type_max(type)};
-        return pool[tu_below(r, sizeof pool / sizeof pool[0])];
-      }
-      case G_ODD: return (tu_next(r) | 1) & m;
-      default: {
-        const uint64_t k = tu_below(r, 64);
-        if (k == 0) return tu_type_lowest(type);
-        if (k == 1) return tu_type_max(type);
-        return tu_next(r) & m;
-      }
-    }
-  }
-  const uint64_t bits = tu_next(r);
-  switch (g) {
-    case G_POOL: {
-      static const double pool[] = {-2.5, -1.0, -0.0, 0.0, 0.75, 3.0};
-      return tu_pattern(type, pool[tu_below(r, 6)]);
-    }
-    case G_NEAR1:
-      switch (type) {
-        /* 1 + j 2^-10 and 1 + j 2^-7: symmetric around 1, so long
-         * products neither overflow nor underflow */
-        case GPUREDUCE_F16: return tu_pattern(type, 1.0 + ((double)tu_below(r, 17) - 8) / 1024);
-        case GPUREDUCE_BF16: return tu_pattern(type, 1.0 + ((double)tu_below(r, 5) - 2) / 128);
-        case GPUREDUCE_F32: return tu_f32_bits((float)(1.0 + (tu_unit(r) - 0.5) / 32));
-        default: return tu_f64_bits(1.0 + (tu_unit(r) - 0.5) / 32);
-      }
-    default: break;
-  }
-  /* G_WIDE, G_INF */
-  const int neg = (int)(bits >> 63);
-  const uint64_t k = tu_below(r, 512);
-  if (g == G_INF && k < 2) return neg ? tu_neg_inf(type) : tu_pos_inf(type);
-  int total, frac, bias;
-  switch (type) {
-    case GPUREDUCE_F16: total = 16; frac = 10; bias = 15; break;
-    case GPUREDUCE_BF16: total = 16; frac = 7; bias = 127; break;
-    case GPUREDUCE_F32: total = 32; frac = 23; bias = 127; break;
-    default: total = 64; frac = 52; bias = 1023; break;
-  }
-  const uint64_t sign = neg ? (uint64_t)1 << (total - 1) : 0;
-  const uint64_t fr = (bits >> 1) & (((uint64_t)1 << frac) - 1);
-  if (k < 8) return sign; /* +-0 */
-  if (k < 16) return sign | (fr ? fr : 1); /* subnormal */
-  uint64_t e;
-  if (type == GPUREDUCE_F16) e = 1 + tu_below(r, 30); /* the whole finite range */
-  else e = (uint64_t)(bias - 24) + tu_below(r, 49); /* 2^-24 .. 2^24 */
-  return sign | (e << frac) | fr;
-}
-
-void bt_fill(tu_rng *r, gpureduce_type_t type, enum bt_gen g, void *x, size_t n) {
-  const unsigned size = TU_TYPE(type)->size;
-  for (size_t i = 0; i < n; ++i) tu_store(x, i, size, gen_one(r, type, g));
-}
-
-/* n in {1, 2, 31, 32, 33, 255, 256, 257, 1025} and k tiles +-1 for
- * k = 1, 2, 3, 5 (a tile is 2048 V elements). */
-static size_t test_sizes(gpureduce_type_t type, size_t *s) {
-  static const size_t small[] = {1, 2, 31, 32, 33, 255, 256, 257, 1025};
-  static const size_t tiles[] = {1, 2, 3, 5};
-  size_t k = 0;
-  for (size_t i = 0; i < sizeof small / sizeof small[0]; ++i) s[k++] = small[i];
-  const size_t te = tu_tile_elems(type);
-  for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; ++i) {
-    s[k++] = tiles[i] * te - 1;
-    s[k++] = tiles[i] * te;
-    s[k++] = tiles[i] * te + 1;
-  }
-  return k;
-}
-
-static const gpureduce_type_t int_types[] = {GPUREDUCE_I8,  GPUREDUCE_U8,  GPUREDUCE_I32,
-                                             GPUREDUCE_U32, GPUREDUCE_I64, GPUREDUCE_U64};
-static const gpureduce_type_t float_types[] = {GPUREDUCE_F16, GPUREDUCE_BF16, GPUREDUCE_F32,
-                                               GPUREDUCE_F64};
-struct combo {
-  gpureduce_type_t type;
-  unsigned flags;
-};
-/* Every floating accumulation: f16, bf16, f32 in float; f32 and f64 in double. */
-static const struct combo sum_combos[] = {{GPUREDUCE_F16, 0},
-                                          {GPUREDUCE_BF16, 0},
-                                          {GPUREDUCE_F32, 0},
-                                          {GPUREDUCE_F32, GPUREDUCE_ACCUMULATE_F64},
-                                          {GPUREDUCE_F64, 0}};
-static const gpureduce_op_t sum_ops[] = {GPUREDUCE_SUM, GPUREDUCE_SUM_ABS, GPUREDUCE_SUM_SQUARES};
 static const gpureduce_op_t minmax_ops[] = {GPUREDUCE_MIN, GPUREDUCE_MAX, GPUREDUCE_ARGMIN,
                                             GPUREDUCE_ARGMAX};
 
@@ -483,91 +251,61 @@ void bt_empty_inputs(void **state) {
 
 void bt_integers_random(void **state) {
   (void)state;
-  size_t sizes[32];
-  for (size_t ti = 0; ti < COUNT(int_types); ++ti) {
-    const gpureduce_type_t type = int_types[ti];
-    const size_t ns = test_sizes(type, sizes);
-    void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "integers %s", TU_TYPE(type)->name);
-    tu_rng_init(&r, label);
-    for (size_t si = 0; si < ns; ++si) {
-      const size_t n = sizes[si];
-      bt_fill(&r, type, G_WIDE, x, n);
-      for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi)
-        if (oi != GPUREDUCE_PROD) check_one(x, n, type, (gpureduce_op_t)oi, 0, "random bits");
-      bt_fill(&r, type, G_ODD, x, n);
-      check_one(x, n, type, GPUREDUCE_PROD, 0, "random odd values");
-      check_one(x, n, type, GPUREDUCE_SUM_SQUARES, 0, "random odd values");
-      bt_fill(&r, type, G_POOL, x, n);
-      check_one(x, n, type, GPUREDUCE_SUM, 0, "extremes and small values, many ties");
-      check_one(x, n, type, GPUREDUCE_SUM_ABS, 0, "extremes and small values, many ties");
-      for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
-        check_one(x, n, type, minmax_ops[oi], 0, "extremes and small values, many ties");
-    }
-    free(x);
-  }
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_ALL_OPS & ~TC_OP(GPUREDUCE_PROD), "random bits"},
+      {G_ODD, TC_OP(GPUREDUCE_PROD) | TC_OP(GPUREDUCE_SUM_SQUARES), "random odd values"},
+      {G_POOL, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_MIN_MAX_OPS,
+       "extremes and small values, many ties"},
+  };
+  const struct tc_plan plan = {.stream = "integers",
+                               .types = tc_int_types,
+                               .ntypes = COUNT(tc_int_types),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 void bt_float_min_max_random(void **state) {
   (void)state;
-  size_t sizes[32];
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
-    const size_t ns = test_sizes(type, sizes);
-    void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "min max %s", TU_TYPE(type)->name);
-    tu_rng_init(&r, label);
-    static const enum bt_gen gens[] = {G_WIDE, G_INF, G_POOL};
-    static const char *const gen_names[] = {"random finite values", "random values and infinities",
-                                            "six values with ties and +-0"};
-    for (size_t si = 0; si < ns; ++si)
-      for (size_t gi = 0; gi < COUNT(gens); ++gi) {
-        bt_fill(&r, type, gens[gi], x, sizes[si]);
-        for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
-          check_one(x, sizes[si], type, minmax_ops[oi], 0, gen_names[gi]);
-      }
-    free(x);
-  }
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_MIN_MAX_OPS, "random finite values"},
+      {G_INF, TC_MIN_MAX_OPS, "random values and infinities"},
+      {G_POOL, TC_MIN_MAX_OPS, "six values with ties and +-0"},
+  };
+  const struct tc_plan plan = {.stream = "min max",
+                               .types = tc_float_types,
+                               .ntypes = COUNT(tc_float_types),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
-/* Every combination of sum_combos, every size of test_sizes, data from
- * generator `gen`, each of the `nops` operations checked.  `what` starts
- * the random stream's label. */
-static void float_combos_random(const char *what, enum bt_gen gen, const gpureduce_op_t *ops,
-                                size_t nops, const char *how) {
-  size_t sizes[32];
-  for (size_t ci = 0; ci < COUNT(sum_combos); ++ci) {
-    const gpureduce_type_t type = sum_combos[ci].type;
-    const size_t ns = test_sizes(type, sizes);
-    void *x = tu_alloc(sizes[ns - 1] * TU_TYPE(type)->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "%s %s %u", what, TU_TYPE(type)->name, sum_combos[ci].flags);
-    tu_rng_init(&r, label);
-    for (size_t si = 0; si < ns; ++si) {
-      bt_fill(&r, type, gen, x, sizes[si]);
-      for (size_t oi = 0; oi < nops; ++oi)
-        check_one(x, sizes[si], type, ops[oi], sum_combos[ci].flags, how);
-    }
-    free(x);
-  }
-}
-
+/* Every floating accumulation (tc_sum_kinds), every size of tc_sizes. */
 void bt_float_sums_random(void **state) {
   (void)state;
-  float_combos_random("sums", G_WIDE, sum_ops, COUNT(sum_ops),
-                      "random values, mixed signs, exponents over +-24 binades");
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_OP(GPUREDUCE_SUM_SQUARES),
+       "random values, mixed signs, exponents over +-24 binades"},
+  };
+  const struct tc_plan plan = {.stream = "sums",
+                               .kinds = tc_sum_kinds,
+                               .nkinds = COUNT(tc_sum_kinds),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 void bt_float_products_random(void **state) {
   (void)state;
-  static const gpureduce_op_t prod_op[] = {GPUREDUCE_PROD};
-  float_combos_random("products", G_NEAR1, prod_op, COUNT(prod_op),
-                      "random values within 1/64 of 1");
+  static const struct tc_data data[] = {
+      {G_NEAR1, TC_OP(GPUREDUCE_PROD), "random values within 1/64 of 1"},
+  };
+  const struct tc_plan plan = {.stream = "products",
+                               .kinds = tc_sum_kinds,
+                               .nkinds = COUNT(tc_sum_kinds),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 /* ---- tests: special values ------------------------------------------------- */
@@ -596,8 +334,8 @@ static void expect_nan_everywhere(const void *x, size_t n, gpureduce_type_t type
 
 void bt_nan_positions(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size, v = tu_chunk_elems(type);
     const size_t te = tu_tile_elems(type), n = 3 * te + 5;
     tu_rng r;
@@ -605,7 +343,7 @@ void bt_nan_positions(void **state) {
     snprintf(label, sizeof label, "nan positions %s", TU_TYPE(type)->name);
     tu_rng_init(&r, label);
     void *base = tu_alloc(n * es), *y = tu_alloc(n * es);
-    bt_fill(&r, type, G_WIDE, base, n);
+    tc_fill(&r, type, G_WIDE, base, n);
     /* chunk, warp (32 lanes), lane-wrap (256 chunks) and tile boundaries */
     const size_t pos[] = {0, 1, v - 1, v, 31, 32, 33, 255, 256, 257, 32 * v - 1, 32 * v,
                           256 * v - 1, 256 * v, 256 * v + 1, te - 1, te, te + 1, 2 * te - 1,
@@ -634,8 +372,8 @@ void bt_nan_positions(void **state) {
 
 void bt_all_nan(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size;
     const size_t sizes[] = {1, 100, tu_tile_elems(type) + 3};
     tu_rng r;
@@ -662,8 +400,8 @@ static void fill_value(gpureduce_type_t type, void *x, size_t n, double v) {
 
 void bt_signed_zeros(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size;
     const size_t te = tu_tile_elems(type);
     const size_t big = 2 * te + 3;
@@ -731,8 +469,8 @@ void bt_signed_zeros(void **state) {
 
 void bt_infinities(void **state) {
   (void)state;
-  for (size_t ti = 0; ti < COUNT(float_types); ++ti) {
-    const gpureduce_type_t type = float_types[ti];
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
     const unsigned es = TU_TYPE(type)->size;
     const size_t te = tu_tile_elems(type);
     const size_t sizes[] = {1, 2, 33, te + 1};
@@ -900,7 +638,7 @@ void bt_half_subnormals(void **state) {
   expect(x, N, GPUREDUCE_F16, GPUREDUCE_SUM_ABS, 0, tu_f32_bits((float)ldexp((double)mabs, -24)),
          "1000 random f16 subnormals: the exact sum of |x|");
   for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
-    expect(x, N, GPUREDUCE_F16, minmax_ops[oi], 0, exact_answer(x, N, GPUREDUCE_F16, minmax_ops[oi]),
+    expect(x, N, GPUREDUCE_F16, minmax_ops[oi], 0, want_for(x, N, GPUREDUCE_F16, minmax_ops[oi], 0).bits,
            "1000 random f16 subnormals: the plain-loop answer");
   /* squares (m 2^-24)^2 = m^2 2^-48 with m < 512: 32 of them sum exactly */
   int64_t sq = 0;
@@ -932,7 +670,7 @@ void bt_half_subnormals(void **state) {
          "bf16 subnormals squared underflow: the sum of squares is +0");
   for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
     expect(x, N, GPUREDUCE_BF16, minmax_ops[oi], 0,
-           exact_answer(x, N, GPUREDUCE_BF16, minmax_ops[oi]),
+           want_for(x, N, GPUREDUCE_BF16, minmax_ops[oi], 0).bits,
            "1000 random bf16 subnormals: the plain-loop answer");
 
   /* a subnormal as the answer of MIN/MAX among normals (both formats) */
@@ -952,7 +690,7 @@ void bt_half_subnormals(void **state) {
   /* random f16 over the whole finite range, subnormals included, across tiles */
   const size_t n = 2 * tu_tile_elems(GPUREDUCE_F16) + 17;
   uint16_t *y = tu_alloc(n * sizeof *y);
-  bt_fill(&r, GPUREDUCE_F16, G_WIDE, y, n);
+  tc_fill(&r, GPUREDUCE_F16, G_WIDE, y, n);
   for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi)
     if (oi != GPUREDUCE_PROD)
       check_one(y, n, GPUREDUCE_F16, (gpureduce_op_t)oi, 0, "random f16 with subnormals");
@@ -971,63 +709,52 @@ static uint64_t poison_for(gpureduce_type_t type, gpureduce_op_t op) {
     case GPUREDUCE_ARGMAX: return t->is_float ? tu_pos_inf(type) : tu_type_max(type);
     default:
       return t->is_float ? tu_nan(type, 0, 1, 0x5a5a5a5a5a5a5a5aull)
-                         : (0x5a5a5a5a5a5a5a5aull & size_mask(t->size));
+                         : (0x5a5a5a5a5a5a5a5aull & tu_size_mask(t->size));
   }
+}
+
+/* 1 to 4 tiles + 11: interior tiles exist at every misalignment. */
+static size_t offset_sizes(gpureduce_type_t type, tu_rng *r, size_t *s) {
+  (void)r;
+  const size_t te = tu_tile_elems(type);
+  const size_t sizes[] = {1, 5, 100, te + 7, 4 * te + 11};
+  memcpy(s, sizes, sizeof sizes);
+  return COUNT(sizes);
 }
 
 void bt_offsets_and_poison(void **state) {
   (void)state;
-  for (int ti = 0; ti < GPUREDUCE_TYPE_COUNT; ++ti) {
-    const gpureduce_type_t type = (gpureduce_type_t)ti;
-    const tu_type *t = TU_TYPE(type);
-    const size_t te = tu_tile_elems(type);
-    /* 4 tiles + 11: interior tiles exist at every misalignment */
-    const size_t sizes[] = {1, 5, 100, te + 7, 4 * te + 11};
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "offsets %s", t->name);
-    tu_rng_init(&r, label);
-    void *x = tu_alloc(sizes[4] * t->size), *xp = tu_alloc(sizes[4] * t->size);
-    for (size_t si = 0; si < COUNT(sizes); ++si) {
-      const size_t n = sizes[si];
+  static const struct tc_data data[] = {
       /* min/max data avoids the extremes the poison uses */
-      bt_fill(&r, type, t->is_float ? G_WIDE : G_POOL, x, n);
-      if (!t->is_float)
-        for (size_t i = 0; i < n; ++i)
-          tu_store(x, i, t->size, (tu_load(x, i, t->size) == tu_type_lowest(type) ||
-                                   tu_load(x, i, t->size) == tu_type_max(type))
-                                      ? 7
-                                      : tu_load(x, i, t->size));
-      bt_fill(&r, type, t->is_float ? G_NEAR1 : G_ODD, xp, n);
-      for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi) {
-        const gpureduce_op_t op = (gpureduce_op_t)oi;
-        const void *data = op == GPUREDUCE_PROD ? xp : x;
-        for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
-          if (!tu_result_size(type, op, flags)) continue;
-          const struct want w = want_for(data, n, type, op, flags);
-          const uint64_t poison = poison_for(type, op);
-          uint64_t at0 = 0;
-          for (size_t off = 0; off < 16; ++off) {
-            char what[200];
-            snprintf(what, sizeof what,
-                     "%s %s%s n=%zu at %zu elements past an aligned address, poison 0x%" PRIx64
-                     " around",
-                     t->name, tu_op_names[op], flags ? " accumulate-f64" : "", n, off, poison);
-            uint64_t got = 0;
-            const gpureduce_status_t s = battery_reduce(data, n, type, op, flags, off, poison, &got);
-            check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
-            if (off == 0) {
-              check_want(&w, got, what);
-              at0 = got;
-            } else {
-              check_bits(at0, got, "%s: the same bits as at offset 0", what);
-            }
-          }
-        }
-      }
+      {G_INNER, TC_ALL_OPS & ~TC_OP(GPUREDUCE_PROD), "values inside the type's range"},
+      {G_FACTORS, TC_OP(GPUREDUCE_PROD), "factors of a finite product"},
+  };
+  const struct tc_plan plan = {
+      .stream = "offsets", .sizes = offset_sizes, .data = data, .ndata = COUNT(data), .offsets = 16};
+  struct tc_walk walk;
+  struct tc_case c;
+  struct ref_answer w;
+  uint64_t at0 = 0;
+  tc_begin(&walk, &plan);
+  while (tu_next_case(&walk, &c)) {
+    const uint64_t poison = poison_for(c.type, c.op);
+    char what[240];
+    snprintf(what, sizeof what,
+             "%s %s%s n=%zu (%s) at %zu elements past an aligned address, poison 0x%" PRIx64
+             " around",
+             type_name(c.type), op_name(c.op), c.flags ? " accumulate-f64" : "", c.n,
+             c.data->what, c.offset, poison);
+    uint64_t got = 0;
+    const gpureduce_status_t s =
+        battery_reduce(c.x, c.n, c.type, c.op, c.flags, c.offset, poison, &got);
+    check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
+    if (c.offset == 0) { /* the offsets of a case come one after another */
+      w = want_for(c.x, c.n, c.type, c.op, c.flags);
+      check_want(&w, got, what);
+      at0 = got;
+    } else {
+      check_bits(at0, got, "%s: the same bits as at offset 0", what);
     }
-    free(x);
-    free(xp);
   }
 }
 
@@ -1035,70 +762,37 @@ void bt_offsets_and_poison(void **state) {
 
 void bt_order_example(void **state) {
   (void)state;
-  /* doc/ORDER.md's example */
-  const float ex[8] = {1e8f, 1, -1e8f, 1, 0.5f, 0.25f, 0.125f, 0.0625f};
-  expect(ex, 8, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(1.9375f),
-         "the example of doc/ORDER.md gives 1.9375");
+  float *x = tu_alloc(TC_EXAMPLE_ROOM * sizeof *x);
+  for (int k = 0; k < TC_EXAMPLES; ++k) {
+    const struct tc_example e = tc_order_example(k, x);
+    expect(x, e.n, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(e.sum), "%s", e.what);
+  }
+  free(x);
+}
 
-  /* Lanes: chunk c goes to lane c mod 256; the lane tree pairs l with
-   * l + s for s = 128 .. 1.  x[0] = 2^24, chunk 256 (lane 0 again) = 1,
-   * chunks 1 and 3 (lanes 1 and 3) = 1:
-   *   lane 0 = 2^24 + 1 = 2^24 (ties to even), lane 1 = 1, lane 3 = 1;
-   *   s = 2: lane 1 = 2;  s = 1: lane 0 = 2^24 + 2 = 16777218.
-   * A left-to-right loop gives 16777216. */
-  static float y[1025 + 3];
-  memset(y, 0, sizeof y);
-  y[0] = 16777216.0f;
-  y[4] = 1; /* chunk 1 */
-  y[12] = 1; /* chunk 3 */
-  y[1024] = 1; /* chunk 256 */
-  expect(y, 1025, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(16777218.0f),
-         "2^24 and three ones in lanes 0, 1, 3: the lane tree gives 2^24 + 2");
-
-  /* The tile tree over T = 5 tiles with values 2^24, 1, 1, 1, 1:
-   * tree(0..3) = (2^24 + 1) + (1 + 1) = 2^24 + 2; then + tile 4:
-   * 2^24 + 3 rounds to even, 16777220.  Left to right: 16777216. */
-  const size_t te = tu_tile_elems(GPUREDUCE_F32);
-  float *z = tu_alloc((4 * te + 1) * sizeof *z);
-  memset(z, 0, (4 * te + 1) * sizeof *z);
-  z[0] = 16777216.0f;
-  for (int t = 1; t <= 4; ++t) z[(size_t)t * te] = 1;
-  expect(z, 4 * te + 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(16777220.0f),
-         "tiles 2^24, 1, 1, 1, 1: the tile tree gives 2^24 + 4");
-  /* T = 3, tiles 2^24, 1, 1: (2^24 + 1) + 1 = 2^24, not 2^24 + (1 + 1). */
-  expect(z, 2 * te + 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0, tu_f32_bits(16777216.0f),
-         "tiles 2^24, 1, 1: the tile tree gives (2^24 + 1) + 1 = 2^24");
-  free(z);
+/* Exactly 1, 2, 3, 4, 5, 7, 8, 9, 16 and 17 tiles, each a random n. */
+static size_t tile_count_sizes(gpureduce_type_t type, tu_rng *r, size_t *s) {
+  static const size_t tile_counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17};
+  const size_t te = tu_tile_elems(type);
+  for (size_t k = 0; k < COUNT(tile_counts); ++k)
+    s[k] = (tile_counts[k] - 1) * te + 1 + tu_below(r, te);
+  return COUNT(tile_counts);
 }
 
 void bt_order_tiles(void **state) {
   (void)state;
-  static const size_t tile_counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17};
-  tu_rng r;
-  tu_rng_init(&r, "order tiles");
-  for (size_t ci = 0; ci < COUNT(sum_combos); ++ci) {
-    const gpureduce_type_t type = sum_combos[ci].type;
-    const unsigned flags = sum_combos[ci].flags, es = TU_TYPE(type)->size;
-    const size_t te = tu_tile_elems(type);
-    void *x = tu_alloc(17 * te * es);
-    for (size_t k = 0; k < COUNT(tile_counts); ++k) {
-      const size_t tiles = tile_counts[k];
-      const size_t n = (tiles - 1) * te + 1 + tu_below(&r, te); /* exactly `tiles` tiles */
-      bt_fill(&r, type, G_WIDE, x, n);
-      for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi) {
-        const gpureduce_op_t op = (gpureduce_op_t)oi;
-        if (!tu_is_sum_like(op)) continue;
-        if (op == GPUREDUCE_PROD) {
-          bt_fill(&r, type, G_NEAR1, x, n);
-          check_one(x, n, type, op, flags, "near 1, the order of doc/ORDER.md");
-          bt_fill(&r, type, G_WIDE, x, n);
-        } else {
-          check_one(x, n, type, op, flags, "wide random values, the order of doc/ORDER.md");
-        }
-      }
-    }
-    free(x);
-  }
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_OP(GPUREDUCE_SUM_SQUARES),
+       "wide random values, the order of doc/ORDER.md"},
+      {G_NEAR1, TC_OP(GPUREDUCE_PROD), "near 1, the order of doc/ORDER.md"},
+  };
+  const struct tc_plan plan = {.stream = "order tiles",
+                               .kinds = tc_sum_kinds,
+                               .nkinds = COUNT(tc_sum_kinds),
+                               .sizes = tile_count_sizes,
+                               .data = data,
+                               .ndata = COUNT(data)};
+  check_cases(&plan);
 }
 
 /* ---- tests: errors on this backend ----------------------------------------------- */

@@ -1,6 +1,7 @@
 /*
- * test-host.c - the reduction battery (battery.c) on the host backend
- * (GPUREDUCE_DEVICE_HOST, host memory).  Runs everywhere, GPU or not.
+ * test-host.c - the reduction battery (tests/lib/battery.c) on the host
+ * backend (GPUREDUCE_DEVICE_HOST, host memory).  Runs everywhere, GPU or
+ * not.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */

@@ -1,7 +1,8 @@
 /*
- * test-api.c - the parts of the API that reduce nothing: status strings,
- * names, sizes, versions, the fixed enum values, handle creation and the
- * NULL-handle answers.  Host only: runs everywhere.
+ * test-api.c - the parts of the API that reduce nothing: the status list
+ * (GPUREDUCE_STATUS_LIST, GPUREDUCE_STATUS_COUNT), status names and
+ * strings, names, sizes, versions, the fixed enum values, handle creation
+ * and the NULL-handle answers.  Host only: runs everywhere.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -9,12 +10,6 @@
 #include <string.h>
 
 #include "testutil.h"
-
-static int group_setup(void **state) {
-  (void)state;
-  tu_announce_seed();
-  return 0;
-}
 
 /* The values gpureduce.h fixes as ABI. */
 static void abi_values(void **state) {
@@ -47,24 +42,86 @@ static void abi_values(void **state) {
   check_bits(6, GPUREDUCE_LADDER_LAST, "GPUREDUCE_LADDER_LAST");
 }
 
+/* The statuses as gpureduce.h documents them, written out here: the
+ * enumerator's name and its value. */
+static const struct {
+  const char *name;
+  int value;
+} statuses[] = {
+    {"GPUREDUCE_SUCCESS", 0},
+    {"GPUREDUCE_ERROR_INVALID_ARGUMENT", 1},
+    {"GPUREDUCE_ERROR_INVALID_HANDLE", 2},
+    {"GPUREDUCE_ERROR_UNSUPPORTED", 3},
+    {"GPUREDUCE_ERROR_WRONG_MEMORY_SPACE", 4},
+    {"GPUREDUCE_ERROR_EMPTY_INPUT", 5},
+    {"GPUREDUCE_ERROR_NO_DEVICE", 6},
+    {"GPUREDUCE_ERROR_OUT_OF_MEMORY", 7},
+    {"GPUREDUCE_ERROR_CUDA", 8},
+    {"GPUREDUCE_ERROR_TUNE_CACHE", 9},
+};
+/* Values that are no status. */
+static const int not_statuses[] = {GPUREDUCE_STATUS_COUNT, GPUREDUCE_STATUS_COUNT + 1, 100,
+                                   1000, -1, 0x7fffffff};
+
+/* GPUREDUCE_STATUS_LIST(X) lists exactly the documented statuses, in
+ * order, and GPUREDUCE_STATUS_COUNT counts them. */
+static void status_list(void **state) {
+  (void)state;
+#define STATUS_ENTRY(name, value, text) {name, value, #name, text},
+  static const struct {
+    gpureduce_status_t status;
+    int value;
+    const char *name, *text;
+  } listed[] = {GPUREDUCE_STATUS_LIST(STATUS_ENTRY)};
+#undef STATUS_ENTRY
+  check_bits(10, GPUREDUCE_STATUS_COUNT, "GPUREDUCE_STATUS_COUNT is 10, the statuses documented");
+  check_bits(COUNT(statuses), COUNT(listed), "GPUREDUCE_STATUS_LIST has ten entries");
+  for (size_t k = 0; k < COUNT(listed) && k < COUNT(statuses); ++k) {
+    check_string(statuses[k].name, listed[k].name, "entry %zu of GPUREDUCE_STATUS_LIST", k);
+    check_bits((uint64_t)statuses[k].value, (uint64_t)listed[k].value,
+               "the value GPUREDUCE_STATUS_LIST gives %s", statuses[k].name);
+    check_bits((uint64_t)statuses[k].value, (uint64_t)listed[k].status,
+               "the enumerator %s has the value documented", statuses[k].name);
+    check_string(listed[k].text, gpureduce_status_string(listed[k].status),
+                 "gpureduce_status_string(%s) is the TEXT of its GPUREDUCE_STATUS_LIST entry",
+                 statuses[k].name);
+  }
+}
+
+static void status_names(void **state) {
+  (void)state;
+  for (size_t k = 0; k < COUNT(statuses); ++k)
+    check_string(statuses[k].name, gpureduce_status_name((gpureduce_status_t)statuses[k].value),
+                 "gpureduce_status_name(%d)", statuses[k].value);
+  for (size_t k = 0; k < COUNT(not_statuses); ++k)
+    check_string(NULL, gpureduce_status_name((gpureduce_status_t)not_statuses[k]),
+                 "gpureduce_status_name(%d): NULL, no status has that value", not_statuses[k]);
+}
+
 static void status_strings(void **state) {
   (void)state;
-  enum { LAST = GPUREDUCE_ERROR_TUNE_CACHE }; /* the last status gpureduce.h lists */
-  const char *seen[LAST + 1];
-  for (int s = 0; s <= LAST; ++s) {
-    const char *str = gpureduce_status_string((gpureduce_status_t)s);
-    check_true(str && *str, "the string of %s is not NULL or empty", tu_status_name(s));
+  const char *seen[COUNT(statuses)];
+  for (size_t s = 0; s < COUNT(statuses); ++s) {
+    const char *name = statuses[s].name;
+    const char *str = gpureduce_status_string((gpureduce_status_t)statuses[s].value);
+    check_true(str && *str, "the string of %s is not NULL or empty", name);
     check_true(strcmp(str, "unknown status") != 0, "%s has its own string, not \"unknown status\"",
-               tu_status_name(s));
-    for (int k = 0; k < s; ++k)
-      check_true(strcmp(seen[k], str) != 0, "%s and %s have different strings",
-                 tu_status_name(k), tu_status_name(s));
+               name);
+    for (size_t k = 0; k < s; ++k)
+      check_true(strcmp(seen[k], str) != 0, "%s and %s have different strings", statuses[k].name,
+                 name);
     seen[s] = str;
   }
-  const int unknown[] = {LAST + 1, LAST + 2, 100, -1, 0x7fffffff};
-  for (size_t k = 0; k < COUNT(unknown); ++k)
-    check_string("unknown status", gpureduce_status_string((gpureduce_status_t)unknown[k]),
-                 "the string of status value %d", unknown[k]);
+  for (size_t k = 0; k < COUNT(not_statuses); ++k)
+    check_string("unknown status", gpureduce_status_string((gpureduce_status_t)not_statuses[k]),
+                 "the string of status value %d", not_statuses[k]);
+  /* the caller-misuse status says what the misuse can be (gpureduce.h) */
+  const char *inval = gpureduce_status_string(GPUREDUCE_ERROR_INVALID_ARGUMENT);
+  static const char *const causes[] = {"NULL", "misaligned", "flags", "device ordinal"};
+  for (size_t k = 0; k < COUNT(causes); ++k)
+    check_true(tu_mentions(inval, causes[k]),
+               "the string of GPUREDUCE_ERROR_INVALID_ARGUMENT, \"%s\", names the cause \"%s\"",
+               inval, causes[k]);
 }
 
 static void names_and_sizes(void **state) {
@@ -253,10 +310,11 @@ static void null_handle(void **state) {
 int main(void) {
   cmocka_set_message_output(CM_OUTPUT_TAP);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(abi_values),   cmocka_unit_test(status_strings),
+      cmocka_unit_test(abi_values),   cmocka_unit_test(status_list),
+      cmocka_unit_test(status_names), cmocka_unit_test(status_strings),
       cmocka_unit_test(names_and_sizes), cmocka_unit_test(result_sizes),
       cmocka_unit_test(versions),     cmocka_unit_test(create_and_destroy),
       cmocka_unit_test(null_handle),
   };
-  return cmocka_run_group_tests_name("test-api", tests, group_setup, NULL);
+  return cmocka_run_group_tests_name("test-api", tests, tu_seed_setup, NULL);
 }

@@ -6,7 +6,8 @@
  * A backend says how to create its handle and how to move bytes between
  * the test's host buffers and the memory its handle reduces.  Every test
  * compares with references computed on the host by the test itself
- * (testutil.h), never with the library's own code.
+ * (reference.h, or answers written out from gpureduce.h), never with the
+ * library's own code.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -49,18 +50,6 @@ gpureduce_handle_t battery_handle(void);
 gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags, size_t offset,
                                   uint64_t poison, uint64_t *out);
-
-/* Test data. */
-enum bt_gen {
-  G_WIDE,  /* floats: mixed signs, exponents over +-24 binades (f16: its whole
-            * finite range), some +-0 and subnormals; integers: random bits
-            * and some extremes */
-  G_INF,   /* G_WIDE and a few infinities */
-  G_NEAR1, /* floats within 1/64 of 1, symmetric (products) */
-  G_POOL,  /* a few values, many ties (+-0 among the floats) */
-  G_ODD    /* integers: odd random values (products stay nonzero mod 2^64) */
-};
-void bt_fill(tu_rng *r, gpureduce_type_t type, enum bt_gen g, void *x, size_t n);
 
 /* Compare a result with the battery's references (exact, or the order of
  * doc/ORDER.md bit for bit and the stated error bound); `what` describes

@@ -1,9 +1,9 @@
 /*
- * test-cuda.c - the reduction battery (battery.c) on CUDA device 0, and
- * what only a CUDA handle has: bit-for-bit agreement with the host backend
- * on large inputs, more than 8192 tiles, the ladder, memory spaces,
- * streams, managed memory, launches queued without synchronization, and
- * block counts that must not change results.
+ * test-cuda.c - the reduction battery (tests/lib/battery.c) on CUDA device
+ * 0, and what only a CUDA handle has: bit-for-bit agreement with the host
+ * backend on large inputs, more than 8192 tiles, the ladder, memory
+ * spaces, streams, managed memory, launches queued without
+ * synchronization, and block counts that must not change results.
  *
  * Without a usable CUDA device it prints "1..0 # SKIP no CUDA device".
  * About 10 s on an H200 (most of it host references).
@@ -105,43 +105,40 @@ static const char *op_label(gpureduce_op_t op, unsigned flags) {
 
 /* ---- CUDA and host agree bit for bit --------------------------------------------- */
 
+/* 1, 1000, 2^20 + 3 and, for the floating types, 2^24 - 611. */
+#define MATCH_LARGEST (((size_t)1 << 24) - 611)
+static size_t match_sizes(gpureduce_type_t type, tu_rng *r, size_t *s) {
+  (void)r;
+  const size_t sizes[] = {1, 1000, ((size_t)1 << 20) + 3, MATCH_LARGEST};
+  const size_t k = TU_TYPE(type)->is_float ? 4 : 3;
+  memcpy(s, sizes, k * sizeof *s);
+  return k;
+}
+
 static void cuda_matches_host(void **state) {
   (void)state;
-  const size_t sizes[] = {1, 1000, ((size_t)1 << 20) + 3, ((size_t)1 << 24) - 611};
-  for (int ti = 0; ti < GPUREDUCE_TYPE_COUNT; ++ti) {
-    const gpureduce_type_t type = (gpureduce_type_t)ti;
-    const tu_type *t = TU_TYPE(type);
-    const size_t nmax = t->is_float ? sizes[3] : sizes[2];
-    void *x = tu_alloc(nmax * t->size);
-    void *d = dmalloc(nmax * t->size);
-    tu_rng r;
-    char label[64];
-    snprintf(label, sizeof label, "cuda matches host %s", t->name);
-    tu_rng_init(&r, label);
-    for (size_t si = 0; si < COUNT(sizes) && sizes[si] <= nmax; ++si) {
-      const size_t n = sizes[si];
-      for (int pass = 0; pass < 2; ++pass) { /* pass 1: product data */
-        bt_fill(&r, type, pass ? (t->is_float ? G_NEAR1 : G_ODD) : G_WIDE, x, n);
-        CK(cudaMemcpy(d, x, n * t->size, cudaMemcpyHostToDevice));
-        for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi) {
-          const gpureduce_op_t op = (gpureduce_op_t)oi;
-          if ((op == GPUREDUCE_PROD) != (pass == 1)) continue;
-          for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
-            if (!tu_result_size(type, op, flags)) continue;
-            char what[160];
-            snprintf(what, sizeof what, "%s %s n=%zu, random data", t->name, op_label(op, flags),
-                     n);
-            const uint64_t dv = dev_result(d, n, type, op, flags, what);
-            const uint64_t hv = host_result(x, n, type, op, flags, what);
-            check_bits(hv, dv, "%s: the CUDA result has the host backend's bits", what);
-            if (n <= sizes[2]) bt_check_reference(x, n, type, op, flags, dv, what);
-          }
-        }
-      }
-    }
-    free(x);
-    cudaFree(d);
+  static const struct tc_data data[] = {
+      {G_WIDE, TC_ALL_OPS & ~TC_OP(GPUREDUCE_PROD), "random data"},
+      {G_FACTORS, TC_OP(GPUREDUCE_PROD), "random data"},
+  };
+  const struct tc_plan plan = {
+      .stream = "cuda matches host", .sizes = match_sizes, .data = data, .ndata = COUNT(data)};
+  void *d = dmalloc(MATCH_LARGEST * 8); /* the largest case: 2^24 - 611 f64 */
+  struct tc_walk w;
+  struct tc_case c;
+  tc_begin(&w, &plan);
+  while (tu_next_case(&w, &c)) {
+    const tu_type *t = TU_TYPE(c.type);
+    if (c.fresh) CK(cudaMemcpy(d, c.x, c.n * t->size, cudaMemcpyHostToDevice));
+    char what[160];
+    snprintf(what, sizeof what, "%s %s n=%zu, %s", t->name, op_label(c.op, c.flags), c.n,
+             c.data->what);
+    const uint64_t dv = dev_result(d, c.n, c.type, c.op, c.flags, what);
+    const uint64_t hv = host_result(c.x, c.n, c.type, c.op, c.flags, what);
+    check_bits(hv, dv, "%s: the CUDA result has the host backend's bits", what);
+    if (c.n <= ((size_t)1 << 20) + 3) bt_check_reference(c.x, c.n, c.type, c.op, c.flags, dv, what);
   }
+  cudaFree(d);
 }
 
 /* More than 8192 tiles: the plans of both backends group tiles. */
@@ -152,7 +149,7 @@ static void cuda_many_tiles(void **state) {
   float *d = dmalloc(n * sizeof *d);
   tu_rng r;
   tu_rng_init(&r, "cuda many tiles");
-  bt_fill(&r, GPUREDUCE_F32, G_WIDE, x, n);
+  tc_fill(&r, GPUREDUCE_F32, G_WIDE, x, n);
   CK(cudaMemcpy(d, x, n * sizeof *x, cudaMemcpyHostToDevice));
   const struct {
     gpureduce_op_t op;
@@ -534,7 +531,7 @@ static void cuda_set_stream(void **state) {
   float *x = tu_alloc(n * sizeof *x);
   tu_rng r;
   tu_rng_init(&r, "set stream");
-  bt_fill(&r, GPUREDUCE_F32, G_WIDE, x, n);
+  tc_fill(&r, GPUREDUCE_F32, G_WIDE, x, n);
   x[777777] = 1e30f; /* the largest */
   float *d = dmalloc(n * sizeof *d);
   uint64_t *o = dmalloc(4 * sizeof *o);
@@ -584,7 +581,7 @@ static void cuda_queued_launches(void **state) {
   float *x = tu_alloc(n * sizeof *x);
   tu_rng r;
   tu_rng_init(&r, "queued launches");
-  bt_fill(&r, GPUREDUCE_F32, G_WIDE, x, n);
+  tc_fill(&r, GPUREDUCE_F32, G_WIDE, x, n);
   float *d = dmalloc(n * sizeof *d);
   uint64_t *o = dmalloc(2 * CALLS * sizeof *o);
   /* the sums fill 4 of their 8 bytes: set the rest, which is copied back
@@ -645,7 +642,7 @@ static void cuda_block_counts(void **state) {
     const tu_type *t = TU_TYPE(cases[ci].type);
     void *x = tu_alloc(sizes[2] * t->size);
     void *d = dmalloc(sizes[2] * t->size);
-    bt_fill(&r, cases[ci].type, G_WIDE, x, sizes[2]);
+    tc_fill(&r, cases[ci].type, G_WIDE, x, sizes[2]);
     CK(cudaMemcpy(d, x, sizes[2] * t->size, cudaMemcpyHostToDevice));
     for (size_t si = 0; si < COUNT(sizes); ++si) {
       const size_t n = sizes[si];

@@ -2,9 +2,9 @@
 # gpu-sanitizers.sh - run GPU test programs under NVIDIA compute-sanitizer.
 #
 # Usage (from the build directory; `make check-gpu-sanitizers` does this):
-#   tests/gpu-sanitizers.sh PROGRAM...
+#   tests/dist/gpu-sanitizers.sh PROGRAM...
 #
-# Each PROGRAM (a libtool wrapper such as tests/test-cuda) runs under
+# Each PROGRAM (a libtool wrapper such as tests/cuda/test-cuda) runs under
 #   compute-sanitizer --tool TOOL --error-exitcode 86 ...
 # through `libtool --mode=execute` (so the real binary, not the wrapper
 # script, is instrumented), for each TOOL in memcheck racecheck initcheck

@@ -50,34 +50,6 @@ static int quick;
 #define ROUNDS (quick ? 3 : 24)
 #define HANDLE_LOOPS (quick ? 500 : 10000)
 
-/* ---- random data ---------------------------------------------------------- */
-
-/* Random elements of a type: floats of moderate magnitude (no NaN or inf;
- * products still overflow or underflow on long inputs, which both backends
- * must agree on), integers of every bit pattern. */
-static void fill(tu_rng *r, gpureduce_type_t type, void *buf, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t u = tu_next(r);
-    switch (type) {
-    case GPUREDUCE_F16: /* exponent 10 .. 17: |x| in [2^-5, 2^3) */
-      tu_store(buf, i, 2, ((u >> 63) << 15) | ((10 + (u >> 32) % 8) << 10) | (u & 0x3ff));
-      break;
-    case GPUREDUCE_BF16: /* exponent 120 .. 131 */
-      tu_store(buf, i, 2, ((u >> 63) << 15) | ((120 + (u >> 32) % 12) << 7) | (u & 0x7f));
-      break;
-    case GPUREDUCE_F32:
-      ((float *)buf)[i] = (float)(tu_unit(r) * 4.0 - 2.0);
-      break;
-    case GPUREDUCE_F64:
-      ((double *)buf)[i] = tu_unit(r) * 4.0 - 2.0;
-      break;
-    default:
-      tu_store(buf, i, TU_TYPE(type)->size, u);
-      break;
-    }
-  }
-}
-
 /* ---- one reduction on the host backend and one on a CUDA handle ---------- */
 
 /* What a worker thread records: no cmocka call may run off the main
@@ -174,7 +146,9 @@ static void *worker_main(void *arg) {
     size_t n = round < (int)COUNT(fixed) ? fixed[round] : 1 + tu_below(&w->rng, max_n - 16);
     if (round % 4 == 3 || n > max_n - 16) n = max_n - 16; /* the largest, often */
     const size_t offset = tu_below(&w->rng, 16 / es); /* elements, inside the 16-byte chunk */
-    fill(&w->rng, type, x, n + offset);
+    /* no NaN or inf; products still overflow or underflow on long inputs,
+     * which both backends must agree on */
+    tc_fill(&w->rng, type, G_MODERATE, x, n + offset);
     W_CK(w, cudaMemcpyAsync(d_x, x, (n + offset) * es, cudaMemcpyHostToDevice, stream));
     /* all the reductions of this array are in flight at once */
     int launched[COUNT(jobs)] = {0};
@@ -282,7 +256,7 @@ static float *random_floats(const char *label, size_t n) {
   tu_rng r;
   tu_rng_init(&r, label);
   float *x = tu_alloc(n * sizeof *x);
-  fill(&r, GPUREDUCE_F32, x, n);
+  tc_fill(&r, GPUREDUCE_F32, G_MODERATE, x, n);
   return x;
 }
 
@@ -489,7 +463,7 @@ static size_t heap_in_use(void) {
 /* compute-sanitizer's tools live in the process and keep their own books
  * in the same heap (under initcheck about 900 bytes per create/destroy pair
  * were seen on an H200, under memcheck a few), so there the heap count says
- * nothing about gpureduce.  tests/gpu-sanitizers.sh names its tool in
+ * nothing about gpureduce.  tests/dist/gpu-sanitizers.sh names its tool in
  * GPUREDUCE_TEST_SANITIZER. */
 static void check_host_heap(size_t before, size_t after, const char *what) {
   const char *tool = getenv("GPUREDUCE_TEST_SANITIZER");
