@@ -124,8 +124,10 @@ fi
 if test -d "$build"; then
   cd "$build" || exit 2
   cp config.log test-suite.log "$logs"/ 2>/dev/null
-  mkdir -p "$logs/tests"
-  cp tests/*.log tests/*.trs "$logs/tests"/ 2>/dev/null
+  # the test logs keep their folders (tests/api, tests/cuda, ...)
+  find tests -name '*.log' -o -name '*.trs' | while read -r f; do
+    mkdir -p "$logs/`dirname "$f"`" && cp "$f" "$logs/$f"
+  done
 fi
 (cd "`dirname "$logs"`" && tar czf "$OUT/logs.tar.gz" "`basename "$logs"`")
 
@@ -140,16 +142,19 @@ fi
   gpu=`nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader 2>/dev/null | head -n 1`
   echo "GPU: ${gpu:-none found by nvidia-smi}"
   echo "steps:$status_of"
-  if ls "$build"/tests/*.trs >/dev/null 2>&1; then
-    cat "$build"/tests/*.trs | awk '/^:test-result:/ {
+  trs=`find "$build/tests" -name '*.trs' 2>/dev/null`
+  if test -n "$trs"; then
+    # shellcheck disable=SC2086
+    cat $trs | awk '/^:test-result:/ {
         r = $2
         if (r == "PASS" || r == "XFAIL") pass++
         else if (r == "SKIP") skip++
         else fail++
       }
       END { printf "tests: %d passed, %d failed, %d skipped\n", pass, fail, skip }'
-    grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' "$build"/tests/*.trs 2>/dev/null \
-      | sed 's|.*/||; s|\.trs$||; s|^|  failed: |'
+    # shellcheck disable=SC2086
+    grep -l -E '^:test-result: (FAIL|ERROR|XPASS)' $trs 2>/dev/null \
+      | sed "s|^$build/||; s|\\.trs\$||; s|^|  failed: |"
   else
     echo "tests: none ran"
   fi
