@@ -3,10 +3,12 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 #
-# serial 1
+# serial 2
 #
 # Shell variables these macros leave for the configure summary:
 #   gr_nvcc_version      "13.0, V13.0.88"
+#   gr_nvcc_host_desc    "-D_FORTIFY_SOURCE=2 -g -O2" (flags for nvcc's host compiler)
+#   gr_nvcc_host_left_out  "-Wstrict-prototypes" (CPPFLAGS/CXXFLAGS not passed on)
 #   gr_cudart_version    CUDART_VERSION, e.g. 13000
 #   gr_cudart_where      path of libcudart, e.g. /usr/local/cuda/lib64/libcudart.so
 #   gr_cuda_arch_desc    "sm_90, PTX compute_90"
@@ -430,4 +432,112 @@ _GR_EOF
 AS_IF([test "x$gr_have_cub" = xyes],
   [AC_DEFINE([HAVE_CUB], [1], [Define to 1 if nvcc compiles <cub/cub.cuh>.])])
 AM_CONDITIONAL([HAVE_CUB], [test "x$gr_have_cub" = xyes])
+])
+
+# _GR_NVCC_HOST_TRY(FLAGS)
+# ------------------------
+# gr_host_ok=yes when $gr_host_cmd FLAGS compiles conftest.cu and prints
+# what $gr_host_cmd alone printed into conftest.base (nvcc's temporary
+# file names taken out of both), else no.
+m4_define([_GR_NVCC_HOST_TRY], [
+AS_ECHO(["$as_me:$LINENO: $gr_host_cmd $1"]) >&AS_MESSAGE_LOG_FD
+gr_host_ok=no
+AS_IF([$gr_host_cmd $1 >conftest.out 2>&1],
+  [sed 's/tmpxft_[[0-9a-f_]]*//g' conftest.out > conftest.said
+   cmp -s conftest.base conftest.said && gr_host_ok=yes])
+cat conftest.out >&AS_MESSAGE_LOG_FD
+])
+
+# GR_CHECK_NVCC_HOST_FLAGS
+# ------------------------
+# The CPPFLAGS and CXXFLAGS given to configure (a distribution's -g, -O2,
+# -D_FORTIFY_SOURCE, -fstack-protector-strong, -ffile-prefix-map=...,
+# -Wformat -Werror=format-security) for the host code of the .cu files:
+# nvcc passes -Xcompiler options to its host compiler, which preprocesses
+# the device code too and compiles the host code.  Left out:
+#   - -std=... (nvcc sets the C++ dialect, -std=c++17);
+#   - fast-math style options, with a warning (the CUDA and host backends
+#     promise the same bits; NVCCFLAGS are refused in GR_PROG_NVCC);
+#   - every option with which nvcc and its host compiler (NVCC_CCBIN)
+#     fail or print more than without it: C-only warnings such as
+#     -Wstrict-prototypes or -Wmissing-prototypes, options g++ lacks.
+# Each is tried on top of those already taken, so -Werror=format-security
+# finds the -Wformat before it.  An option and its argument given as two
+# words (-I DIR, -isystem DIR, -include FILE, -D NAME) stay together;
+# commas are escaped for -Xcompiler, which splits at them
+# (-Wp,-D_FORTIFY_SOURCE=3).  Sets GR_NVCC_HOST_FLAGS ("-Xcompiler FLAG"
+# for each, quoted for make's shell), gr_nvcc_host_desc and
+# gr_nvcc_host_left_out.
+AC_DEFUN([GR_CHECK_NVCC_HOST_FLAGS], [
+AC_REQUIRE([GR_PROG_NVCC])
+AC_REQUIRE([AC_PROG_CXX])
+# The candidates, one -Xcompiler argument each.
+gr_cands=
+gr_nvcc_host_left_out=
+gr_join=
+for gr_f in $CPPFLAGS $CXXFLAGS; do
+  gr_x=$gr_f
+  AS_CASE([$gr_x], [*,*], [gr_x=`AS_ECHO(["$gr_x"]) | sed 's/,/\\\\,/g'`])
+  AS_IF([test -n "$gr_join"], [gr_cands="$gr_cands $gr_join,$gr_x"; gr_join=; continue])
+  AS_CASE([$gr_f],
+    [-I|-D|-U|-isystem|-include|-imacros|-iquote|-idirafter], [gr_join=$gr_f],
+    [-std=*|--std=*], [gr_nvcc_host_left_out="$gr_nvcc_host_left_out $gr_f"],
+    [-ffast-math|-Ofast|-funsafe-math-optimizations|-fassociative-math|-freciprocal-math|-ffinite-math-only|-fno-signed-zeros|-ffp-contract=fast|-ffp-contract=on|-fcx-limited-range],
+      [AC_MSG_WARN([not passing $gr_f to nvcc's host compiler: gpureduce promises the same bits from its CUDA and host backends])
+       gr_nvcc_host_left_out="$gr_nvcc_host_left_out $gr_f"],
+    [gr_cands="$gr_cands $gr_x"])
+done
+test -z "$gr_join" || gr_cands="$gr_cands $gr_join"
+
+AC_MSG_CHECKING([which CPPFLAGS and CXXFLAGS to pass to nvcc's host compiler])
+gr_taken=
+AS_IF([test -n "$gr_cands"], [
+  cat > conftest.cu <<_GR_EOF
+#include <cstdio>
+#include <cstring>
+__global__ void gr_conftest_kernel (int *p) { *p = 1; }
+extern "C" int gr_conftest (char *b, int *p)
+{
+  gr_conftest_kernel<<<1, 1>>> (p);
+  std::snprintf (b, 8, "%d", *p);
+  return (int) std::strlen (b);
+}
+_GR_EOF
+  gr_host_cmd="$NVCC $NVCC_CCBIN_FLAGS -std=c++17 -Xcompiler -O3 -Xcompiler -Wall $NVCCFLAGS -c conftest.cu -o conftest.$OBJEXT"
+  AS_ECHO(["$as_me:$LINENO: $gr_host_cmd"]) >&AS_MESSAGE_LOG_FD
+  AS_IF([$gr_host_cmd >conftest.out 2>&1], [], [
+    cat conftest.out >&AS_MESSAGE_LOG_FD
+    AC_MSG_RESULT([failed])
+    AC_MSG_ERROR([$NVCC cannot compile a small .cu file with -std=c++17 -Xcompiler -O3 -Xcompiler -Wall (see config.log)])])
+  sed 's/tmpxft_[[0-9a-f_]]*//g' conftest.out > conftest.base
+  gr_try=
+  for gr_c in $gr_cands; do gr_try="$gr_try -Xcompiler $gr_c"; done
+  _GR_NVCC_HOST_TRY([$gr_try])
+  AS_IF([test $gr_host_ok = yes], [gr_taken=$gr_cands], [
+    gr_try=
+    for gr_c in $gr_cands; do
+      _GR_NVCC_HOST_TRY([$gr_try -Xcompiler $gr_c])
+      AS_IF([test $gr_host_ok = yes],
+        [gr_try="$gr_try -Xcompiler $gr_c"; gr_taken="$gr_taken $gr_c"],
+        [gr_nvcc_host_left_out="$gr_nvcc_host_left_out $gr_c"])
+    done])
+  rm -f conftest.cu conftest.$OBJEXT conftest.out conftest.said conftest.base])
+
+# The Makefile's form (an argument with a backslash in single quotes, for
+# make's shell) and the summary's (as given to configure).
+GR_NVCC_HOST_FLAGS=
+gr_nvcc_host_desc=
+for gr_c in $gr_taken; do
+  AS_CASE([$gr_c], [*\\*], [GR_NVCC_HOST_FLAGS="$GR_NVCC_HOST_FLAGS -Xcompiler '$gr_c'"],
+    [GR_NVCC_HOST_FLAGS="$GR_NVCC_HOST_FLAGS -Xcompiler $gr_c"])
+done
+GR_NVCC_HOST_FLAGS=`echo $GR_NVCC_HOST_FLAGS`
+gr_nvcc_host_desc=`AS_ECHO([" $gr_taken"]) | sed 's/\\\\,/@GR_COMMA@/g; s/,/ /g; s/@GR_COMMA@/,/g'`
+gr_nvcc_host_left_out=`AS_ECHO([" $gr_nvcc_host_left_out"]) | sed 's/\\\\,/@GR_COMMA@/g; s/,/ /g; s/@GR_COMMA@/,/g'`
+gr_nvcc_host_desc=`echo $gr_nvcc_host_desc`
+gr_nvcc_host_left_out=`echo $gr_nvcc_host_left_out`
+AS_IF([test -n "$gr_nvcc_host_desc"], [AC_MSG_RESULT([$gr_nvcc_host_desc])], [AC_MSG_RESULT([none])])
+AS_IF([test -n "$gr_nvcc_host_left_out"],
+  [AC_MSG_NOTICE([not passed to $NVCC's host compiler: $gr_nvcc_host_left_out])])
+AC_SUBST([GR_NVCC_HOST_FLAGS])
 ])
