@@ -16,6 +16,21 @@
 #   gr_have_cub          yes/no
 # Note: inside AC_DEFUN, $[]1 is the shell's (or awk's) $1, not a macro argument.
 
+# The oldest CUDA toolkit gpureduce builds with: 12.0.  What sets it:
+#   - tests/test-concurrency.c calls cudaGraphInstantiate (exec, graph,
+#     flags), the CUDA 12.0 form (11.x takes an error node and a log
+#     buffer instead of the flags);
+#   - older needs: nvcc -std=c++17 (if constexpr in src/*.cuh, 11.0),
+#     -arch=all-major (the default without a GPU, 11.5), --threads (11.2;
+#     probed all the same), cudaDeviceProp.uuid (src/tune.c, 10.0).
+# Not a version: the kernels need compute capability 6.1 (GR_CUDA_MIN_CC)
+# (__dp4a in src/lane.cuh), and GR_CUDA_ARCH leaves older architectures
+# out (CUDA 12.x's all-major and all start at sm_50); reduce-bench's CUB
+# comparison needs a newer CCCL than 12.0's, which GR_CUDA_CUB probes.
+# Only CUDA 13.0 has been tested (README, "Requirements").
+m4_define([GR_CUDA_MIN_VERSION], [12.0])
+m4_define([GR_CUDA_MIN_CC], [61])
+
 # GR_CHECK_CFLAG(FLAG, [ACTION-IF-OK], [ACTION-IF-NOT])
 # ----------------------------------------------------
 # Whether the C compiler accepts FLAG without a warning.
@@ -124,6 +139,9 @@ AS_IF([test -z "$gr_nvcc_version"],
   [AC_MSG_RESULT([failed])
    AC_MSG_ERROR([$NVCC --version did not run or printed no release; $gr_cuda_hint])])
 AC_MSG_RESULT([$gr_nvcc_version])
+gr_nvcc_release=`echo "$gr_nvcc_version" | sed 's/,.*//'`
+AS_VERSION_COMPARE([$gr_nvcc_release], [GR_CUDA_MIN_VERSION],
+  [AC_MSG_ERROR([$NVCC is CUDA $gr_nvcc_version; gpureduce needs CUDA GR_CUDA_MIN_VERSION or newer: $gr_cuda_hint])])
 
 # The toolkit root: --with-cuda, else the first of these that holds
 # include/cuda_runtime_api.h: the directory above nvcc's bin as found (so
@@ -185,6 +203,7 @@ rm -f conftest.cu conftest.$OBJEXT
 # CUDA_LIBS (-L... -lcudart), gr_cudart_version, gr_cudart_where.
 AC_DEFUN([GR_CUDA_RUNTIME], [
 AC_REQUIRE([GR_PROG_NVCC])
+AC_REQUIRE([AC_PROG_AWK])
 gr_cuda_targets="$host_cpu-linux"
 AS_CASE([$host_cpu], [aarch64], [gr_cuda_targets="sbsa-linux aarch64-linux"])
 
@@ -224,6 +243,11 @@ AC_MSG_CHECKING([for the CUDA runtime version (CUDART_VERSION)])
 AC_COMPUTE_INT([gr_cudart_version], [CUDART_VERSION], [[#include <cuda_runtime_api.h>]],
                [gr_cudart_version=unknown])
 AC_MSG_RESULT([$gr_cudart_version])
+# The headers must be as new as nvcc must be (CUDART_VERSION 12000 is 12.0).
+gr_cudart_min=`echo GR_CUDA_MIN_VERSION | $AWK -F. '{ print $[]1 * 1000 + $[]2 * 10 }'`
+AS_CASE([$gr_cudart_version], [*[[!0-9]]*|''], [],
+  [AS_IF([test "$gr_cudart_version" -lt "$gr_cudart_min"],
+    [AC_MSG_ERROR([cuda_runtime_api.h in ${CUDA_INCDIR:-the compiler's default path} is CUDART_VERSION $gr_cudart_version, older than CUDA GR_CUDA_MIN_VERSION ($gr_cudart_min), which gpureduce needs: $gr_cuda_hint])])])
 AS_IF([test -n "$CUDA_LIBDIR"], [gr_cudart_where=$CUDA_LIBDIR/libcudart.so],
   [gr_cudart_where=`$CC $CFLAGS $LDFLAGS -print-file-name=libcudart.so 2>/dev/null`
    AS_CASE([$gr_cudart_where], [/*], [], [gr_cudart_where="linker default path"])])
@@ -322,6 +346,24 @@ AS_CASE([$gr_arch_request],
   [all-major|all], [gr_cuda_arch_why="requested"],
   [gr_arch_list=$gr_arch_request; gr_cuda_arch_why="requested"])
 
+# The kernels need compute capability 6.1 (__dp4a in src/lane.cuh).
+# nvcc 13's all-major and all start at sm_75; where they start lower (sm_50
+# in CUDA 12.x), build their architectures from 6.1 up, as a list: for
+# all-major the lowest of each major version from 6.1 up, for all every one.
+AS_CASE([$gr_arch_request], [all-major|all], [
+  gr_old= gr_keep= gr_major=
+  for gr_n in $gr_nvcc_codes; do
+    AS_IF([test "$gr_n" -lt GR_CUDA_MIN_CC], [gr_old="$gr_old sm_$gr_n"],
+      [test "x$gr_arch_request" = xall || test "x$gr_major" != "x`expr $gr_n / 10`"],
+      [gr_keep="$gr_keep $gr_n"; gr_major=`expr $gr_n / 10`])
+  done
+  AS_IF([test -n "$gr_old"], [
+    gr_keep_desc=`echo $gr_keep | sed 's/\([[0-9]][[0-9]]*\)/sm_\1/g'`
+    AC_MSG_NOTICE([nvcc's -arch=$gr_arch_request has$gr_old, older than the compute capability 6.1 gpureduce's kernels need; building $gr_keep_desc instead])
+    gr_arch_list=$gr_keep
+    gr_cuda_arch_why="$gr_cuda_arch_why; nvcc's $gr_arch_request from 6.1 up"
+    gr_arch_request=$gr_keep])])
+
 AS_CASE([$gr_arch_request],
   [all-major|all], [
     CUDA_ARCH_FLAGS="-arch=$gr_arch_request"
@@ -342,6 +384,11 @@ AS_CASE([$gr_arch_request],
         [*[[!0-9af]]*|''|[[!1-9]]*|*[[af]]?*],
           [AC_MSG_ERROR([--with-cuda-arch: '$gr_e' is not a GPU architecture; use numbers such as 80,90 (or sm_90, 90-real, 90-virtual, 90a), auto, native, all-major or all])])
       gr_base=`echo "$gr_n" | sed 's/[[af]]$//'`
+      AS_IF([test "$gr_base" -lt GR_CUDA_MIN_CC], [
+        AS_IF([test "x$gr_cuda_arch_why" = xrequested],
+          [AC_MSG_ERROR([--with-cuda-arch: compute capability $gr_base ('$gr_e') is older than 6.1, which gpureduce's kernels need (__dp4a)])],
+          [AC_MSG_WARN([the GPU with compute capability $gr_base is older than 6.1, which gpureduce's kernels need; leaving it out])
+           continue])])
       AS_IF([test -n "$gr_nvcc_codes"], [
         AS_CASE([" $gr_nvcc_codes "], [*" $gr_base "*], [],
           [AS_IF([test "x$gr_cuda_arch_why" = xrequested],
@@ -403,7 +450,10 @@ AC_SUBST([CUDA_ARCH_REQUEST])
 
 # GR_CUDA_CUB
 # -----------
-# Whether nvcc compiles #include <cub/cub.cuh> (the benchmark's reference).
+# Whether nvcc compiles the CUB calls of tools/bench_cuda.cu (the
+# benchmark's reference): DeviceReduce::Sum, TransformReduce with
+# cuda::std::plus, and the ArgMin that writes the value and the index to
+# two outputs (newer than CUDA 12.0's CCCL; CUDA 13.0's has it).
 # Defines HAVE_CUB and the HAVE_CUB conditional; sets gr_have_cub.
 AC_DEFUN([GR_CUDA_CUB], [
 AC_REQUIRE([GR_PROG_NVCC])
@@ -412,13 +462,24 @@ AC_ARG_WITH([cub],
   [], [with_cub=check])
 gr_have_cub=no
 AS_IF([test "x$with_cub" != xno], [
-  AC_MSG_CHECKING([whether $NVCC compiles @%:@include <cub/cub.cuh>])
+  AC_MSG_CHECKING([whether $NVCC compiles the CUB calls of reduce-bench])
   cat > conftest.cu <<_GR_EOF
+#include <cstdint>
 #include <cub/cub.cuh>
+struct gr_square { __host__ __device__ float operator() (float x) const { return x * x; } };
 extern "C" int gr_conftest (void)
 {
   size_t bytes = 0;
-  return (int) cub::DeviceReduce::Sum (nullptr, bytes, (const float *) nullptr, (float *) nullptr, 0);
+  const float *in = nullptr;
+  float *out = nullptr;
+  int64_t *index = nullptr;
+  cudaError_t e = cub::DeviceReduce::Sum (nullptr, bytes, in, out, 0);
+  if (e == cudaSuccess)
+    e = cub::DeviceReduce::TransformReduce (nullptr, bytes, in, out, (size_t) 0,
+                                            ::cuda::std::plus<float> (), gr_square (), 0.0f, 0);
+  if (e == cudaSuccess)
+    e = cub::DeviceReduce::ArgMin (nullptr, bytes, in, out, index, (int64_t) 0, 0);
+  return (int) e;
 }
 _GR_EOF
   # --ptx: a full device-side compile of the CUB headers, without the slow
@@ -428,7 +489,7 @@ _GR_EOF
   rm -f conftest.cu conftest.ptx
   AC_MSG_RESULT([$gr_have_cub])
   AS_IF([test "x$with_cub$gr_have_cub" = xyesno],
-    [AC_MSG_ERROR([--with-cub: $NVCC cannot compile <cub/cub.cuh> (see config.log); CUB ships with CUDA >= 11 (CCCL)])])])
+    [AC_MSG_ERROR([--with-cub: $NVCC cannot compile reduce-bench's CUB calls (see config.log): DeviceReduce::Sum, TransformReduce, and ArgMin with separate value and index outputs, which the CCCL of CUDA 13.0 has])])])
 AS_IF([test "x$gr_have_cub" = xyes],
   [AC_DEFINE([HAVE_CUB], [1], [Define to 1 if nvcc compiles <cub/cub.cuh>.])])
 AM_CONDITIONAL([HAVE_CUB], [test "x$gr_have_cub" = xyes])
