@@ -3,16 +3,33 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 #
-# serial 1
+# serial 2
 #
 # Shell variables these macros leave for the configure summary:
 #   gr_nvcc_version      "13.0, V13.0.88"
+#   gr_nvcc_host_desc    "-D_FORTIFY_SOURCE=2 -g -O2" (flags for nvcc's host compiler)
+#   gr_nvcc_host_left_out  "-Wstrict-prototypes" (CPPFLAGS/CXXFLAGS not passed on)
 #   gr_cudart_version    CUDART_VERSION, e.g. 13000
 #   gr_cudart_where      path of libcudart, e.g. /usr/local/cuda/lib64/libcudart.so
 #   gr_cuda_arch_desc    "sm_90, PTX compute_90"
 #   gr_cuda_arch_why     "detected: NVIDIA H200, compute capability 9.0"
 #   gr_have_cub          yes/no
 # Note: inside AC_DEFUN, $[]1 is the shell's (or awk's) $1, not a macro argument.
+
+# The oldest CUDA toolkit gpureduce builds with: 12.0.  What sets it:
+#   - tests/test-concurrency.c calls cudaGraphInstantiate (exec, graph,
+#     flags), the CUDA 12.0 form (11.x takes an error node and a log
+#     buffer instead of the flags);
+#   - older needs: nvcc -std=c++17 (if constexpr in src/*.cuh, 11.0),
+#     -arch=all-major (the default without a GPU, 11.5), --threads (11.2;
+#     probed all the same), cudaDeviceProp.uuid (src/tune.c, 10.0).
+# Not a version: the kernels need compute capability 6.1 (GR_CUDA_MIN_CC)
+# (__dp4a in src/lane.cuh), and GR_CUDA_ARCH leaves older architectures
+# out (CUDA 12.x's all-major and all start at sm_50); reduce-bench's CUB
+# comparison needs a newer CCCL than 12.0's, which GR_CUDA_CUB probes.
+# Only CUDA 13.0 has been tested (README, "Requirements").
+m4_define([GR_CUDA_MIN_VERSION], [12.0])
+m4_define([GR_CUDA_MIN_CC], [61])
 
 # GR_CHECK_CFLAG(FLAG, [ACTION-IF-OK], [ACTION-IF-NOT])
 # ----------------------------------------------------
@@ -122,6 +139,9 @@ AS_IF([test -z "$gr_nvcc_version"],
   [AC_MSG_RESULT([failed])
    AC_MSG_ERROR([$NVCC --version did not run or printed no release; $gr_cuda_hint])])
 AC_MSG_RESULT([$gr_nvcc_version])
+gr_nvcc_release=`echo "$gr_nvcc_version" | sed 's/,.*//'`
+AS_VERSION_COMPARE([$gr_nvcc_release], [GR_CUDA_MIN_VERSION],
+  [AC_MSG_ERROR([$NVCC is CUDA $gr_nvcc_version; gpureduce needs CUDA GR_CUDA_MIN_VERSION or newer: $gr_cuda_hint])])
 
 # The toolkit root: --with-cuda, else the first of these that holds
 # include/cuda_runtime_api.h: the directory above nvcc's bin as found (so
@@ -183,6 +203,7 @@ rm -f conftest.cu conftest.$OBJEXT
 # CUDA_LIBS (-L... -lcudart), gr_cudart_version, gr_cudart_where.
 AC_DEFUN([GR_CUDA_RUNTIME], [
 AC_REQUIRE([GR_PROG_NVCC])
+AC_REQUIRE([AC_PROG_AWK])
 gr_cuda_targets="$host_cpu-linux"
 AS_CASE([$host_cpu], [aarch64], [gr_cuda_targets="sbsa-linux aarch64-linux"])
 
@@ -222,6 +243,11 @@ AC_MSG_CHECKING([for the CUDA runtime version (CUDART_VERSION)])
 AC_COMPUTE_INT([gr_cudart_version], [CUDART_VERSION], [[#include <cuda_runtime_api.h>]],
                [gr_cudart_version=unknown])
 AC_MSG_RESULT([$gr_cudart_version])
+# The headers must be as new as nvcc must be (CUDART_VERSION 12000 is 12.0).
+gr_cudart_min=`echo GR_CUDA_MIN_VERSION | $AWK -F. '{ print $[]1 * 1000 + $[]2 * 10 }'`
+AS_CASE([$gr_cudart_version], [*[[!0-9]]*|''], [],
+  [AS_IF([test "$gr_cudart_version" -lt "$gr_cudart_min"],
+    [AC_MSG_ERROR([cuda_runtime_api.h in ${CUDA_INCDIR:-the compiler's default path} is CUDART_VERSION $gr_cudart_version, older than CUDA GR_CUDA_MIN_VERSION ($gr_cudart_min), which gpureduce needs: $gr_cuda_hint])])])
 AS_IF([test -n "$CUDA_LIBDIR"], [gr_cudart_where=$CUDA_LIBDIR/libcudart.so],
   [gr_cudart_where=`$CC $CFLAGS $LDFLAGS -print-file-name=libcudart.so 2>/dev/null`
    AS_CASE([$gr_cudart_where], [/*], [], [gr_cudart_where="linker default path"])])
@@ -320,6 +346,24 @@ AS_CASE([$gr_arch_request],
   [all-major|all], [gr_cuda_arch_why="requested"],
   [gr_arch_list=$gr_arch_request; gr_cuda_arch_why="requested"])
 
+# The kernels need compute capability 6.1 (__dp4a in src/lane.cuh).
+# nvcc 13's all-major and all start at sm_75; where they start lower (sm_50
+# in CUDA 12.x), build their architectures from 6.1 up, as a list: for
+# all-major the lowest of each major version from 6.1 up, for all every one.
+AS_CASE([$gr_arch_request], [all-major|all], [
+  gr_old= gr_keep= gr_major=
+  for gr_n in $gr_nvcc_codes; do
+    AS_IF([test "$gr_n" -lt GR_CUDA_MIN_CC], [gr_old="$gr_old sm_$gr_n"],
+      [test "x$gr_arch_request" = xall || test "x$gr_major" != "x`expr $gr_n / 10`"],
+      [gr_keep="$gr_keep $gr_n"; gr_major=`expr $gr_n / 10`])
+  done
+  AS_IF([test -n "$gr_old"], [
+    gr_keep_desc=`echo $gr_keep | sed 's/\([[0-9]][[0-9]]*\)/sm_\1/g'`
+    AC_MSG_NOTICE([nvcc's -arch=$gr_arch_request has$gr_old, older than the compute capability 6.1 gpureduce's kernels need; building $gr_keep_desc instead])
+    gr_arch_list=$gr_keep
+    gr_cuda_arch_why="$gr_cuda_arch_why; nvcc's $gr_arch_request from 6.1 up"
+    gr_arch_request=$gr_keep])])
+
 AS_CASE([$gr_arch_request],
   [all-major|all], [
     CUDA_ARCH_FLAGS="-arch=$gr_arch_request"
@@ -340,6 +384,11 @@ AS_CASE([$gr_arch_request],
         [*[[!0-9af]]*|''|[[!1-9]]*|*[[af]]?*],
           [AC_MSG_ERROR([--with-cuda-arch: '$gr_e' is not a GPU architecture; use numbers such as 80,90 (or sm_90, 90-real, 90-virtual, 90a), auto, native, all-major or all])])
       gr_base=`echo "$gr_n" | sed 's/[[af]]$//'`
+      AS_IF([test "$gr_base" -lt GR_CUDA_MIN_CC], [
+        AS_IF([test "x$gr_cuda_arch_why" = xrequested],
+          [AC_MSG_ERROR([--with-cuda-arch: compute capability $gr_base ('$gr_e') is older than 6.1, which gpureduce's kernels need (__dp4a)])],
+          [AC_MSG_WARN([the GPU with compute capability $gr_base is older than 6.1, which gpureduce's kernels need; leaving it out])
+           continue])])
       AS_IF([test -n "$gr_nvcc_codes"], [
         AS_CASE([" $gr_nvcc_codes "], [*" $gr_base "*], [],
           [AS_IF([test "x$gr_cuda_arch_why" = xrequested],
@@ -401,7 +450,10 @@ AC_SUBST([CUDA_ARCH_REQUEST])
 
 # GR_CUDA_CUB
 # -----------
-# Whether nvcc compiles #include <cub/cub.cuh> (the benchmark's reference).
+# Whether nvcc compiles the CUB calls of tools/bench_cuda.cu (the
+# benchmark's reference): DeviceReduce::Sum, TransformReduce with
+# cuda::std::plus, and the ArgMin that writes the value and the index to
+# two outputs (newer than CUDA 12.0's CCCL; CUDA 13.0's has it).
 # Defines HAVE_CUB and the HAVE_CUB conditional; sets gr_have_cub.
 AC_DEFUN([GR_CUDA_CUB], [
 AC_REQUIRE([GR_PROG_NVCC])
@@ -410,13 +462,24 @@ AC_ARG_WITH([cub],
   [], [with_cub=check])
 gr_have_cub=no
 AS_IF([test "x$with_cub" != xno], [
-  AC_MSG_CHECKING([whether $NVCC compiles @%:@include <cub/cub.cuh>])
+  AC_MSG_CHECKING([whether $NVCC compiles the CUB calls of reduce-bench])
   cat > conftest.cu <<_GR_EOF
+#include <cstdint>
 #include <cub/cub.cuh>
+struct gr_square { __host__ __device__ float operator() (float x) const { return x * x; } };
 extern "C" int gr_conftest (void)
 {
   size_t bytes = 0;
-  return (int) cub::DeviceReduce::Sum (nullptr, bytes, (const float *) nullptr, (float *) nullptr, 0);
+  const float *in = nullptr;
+  float *out = nullptr;
+  int64_t *index = nullptr;
+  cudaError_t e = cub::DeviceReduce::Sum (nullptr, bytes, in, out, 0);
+  if (e == cudaSuccess)
+    e = cub::DeviceReduce::TransformReduce (nullptr, bytes, in, out, (size_t) 0,
+                                            ::cuda::std::plus<float> (), gr_square (), 0.0f, 0);
+  if (e == cudaSuccess)
+    e = cub::DeviceReduce::ArgMin (nullptr, bytes, in, out, index, (int64_t) 0, 0);
+  return (int) e;
 }
 _GR_EOF
   # --ptx: a full device-side compile of the CUB headers, without the slow
@@ -426,8 +489,116 @@ _GR_EOF
   rm -f conftest.cu conftest.ptx
   AC_MSG_RESULT([$gr_have_cub])
   AS_IF([test "x$with_cub$gr_have_cub" = xyesno],
-    [AC_MSG_ERROR([--with-cub: $NVCC cannot compile <cub/cub.cuh> (see config.log); CUB ships with CUDA >= 11 (CCCL)])])])
+    [AC_MSG_ERROR([--with-cub: $NVCC cannot compile reduce-bench's CUB calls (see config.log): DeviceReduce::Sum, TransformReduce, and ArgMin with separate value and index outputs, which the CCCL of CUDA 13.0 has])])])
 AS_IF([test "x$gr_have_cub" = xyes],
   [AC_DEFINE([HAVE_CUB], [1], [Define to 1 if nvcc compiles <cub/cub.cuh>.])])
 AM_CONDITIONAL([HAVE_CUB], [test "x$gr_have_cub" = xyes])
+])
+
+# _GR_NVCC_HOST_TRY(FLAGS)
+# ------------------------
+# gr_host_ok=yes when $gr_host_cmd FLAGS compiles conftest.cu and prints
+# what $gr_host_cmd alone printed into conftest.base (nvcc's temporary
+# file names taken out of both), else no.
+m4_define([_GR_NVCC_HOST_TRY], [
+AS_ECHO(["$as_me:$LINENO: $gr_host_cmd $1"]) >&AS_MESSAGE_LOG_FD
+gr_host_ok=no
+AS_IF([$gr_host_cmd $1 >conftest.out 2>&1],
+  [sed 's/tmpxft_[[0-9a-f_]]*//g' conftest.out > conftest.said
+   cmp -s conftest.base conftest.said && gr_host_ok=yes])
+cat conftest.out >&AS_MESSAGE_LOG_FD
+])
+
+# GR_CHECK_NVCC_HOST_FLAGS
+# ------------------------
+# The CPPFLAGS and CXXFLAGS given to configure (a distribution's -g, -O2,
+# -D_FORTIFY_SOURCE, -fstack-protector-strong, -ffile-prefix-map=...,
+# -Wformat -Werror=format-security) for the host code of the .cu files:
+# nvcc passes -Xcompiler options to its host compiler, which preprocesses
+# the device code too and compiles the host code.  Left out:
+#   - -std=... (nvcc sets the C++ dialect, -std=c++17);
+#   - fast-math style options, with a warning (the CUDA and host backends
+#     promise the same bits; NVCCFLAGS are refused in GR_PROG_NVCC);
+#   - every option with which nvcc and its host compiler (NVCC_CCBIN)
+#     fail or print more than without it: C-only warnings such as
+#     -Wstrict-prototypes or -Wmissing-prototypes, options g++ lacks.
+# Each is tried on top of those already taken, so -Werror=format-security
+# finds the -Wformat before it.  An option and its argument given as two
+# words (-I DIR, -isystem DIR, -include FILE, -D NAME) stay together;
+# commas are escaped for -Xcompiler, which splits at them
+# (-Wp,-D_FORTIFY_SOURCE=3).  Sets GR_NVCC_HOST_FLAGS ("-Xcompiler FLAG"
+# for each, quoted for make's shell), gr_nvcc_host_desc and
+# gr_nvcc_host_left_out.
+AC_DEFUN([GR_CHECK_NVCC_HOST_FLAGS], [
+AC_REQUIRE([GR_PROG_NVCC])
+AC_REQUIRE([AC_PROG_CXX])
+# The candidates, one -Xcompiler argument each.
+gr_cands=
+gr_nvcc_host_left_out=
+gr_join=
+for gr_f in $CPPFLAGS $CXXFLAGS; do
+  gr_x=$gr_f
+  AS_CASE([$gr_x], [*,*], [gr_x=`AS_ECHO(["$gr_x"]) | sed 's/,/\\\\,/g'`])
+  AS_IF([test -n "$gr_join"], [gr_cands="$gr_cands $gr_join,$gr_x"; gr_join=; continue])
+  AS_CASE([$gr_f],
+    [-I|-D|-U|-isystem|-include|-imacros|-iquote|-idirafter], [gr_join=$gr_f],
+    [-std=*|--std=*], [gr_nvcc_host_left_out="$gr_nvcc_host_left_out $gr_f"],
+    [-ffast-math|-Ofast|-funsafe-math-optimizations|-fassociative-math|-freciprocal-math|-ffinite-math-only|-fno-signed-zeros|-ffp-contract=fast|-ffp-contract=on|-fcx-limited-range],
+      [AC_MSG_WARN([not passing $gr_f to nvcc's host compiler: gpureduce promises the same bits from its CUDA and host backends])
+       gr_nvcc_host_left_out="$gr_nvcc_host_left_out $gr_f"],
+    [gr_cands="$gr_cands $gr_x"])
+done
+test -z "$gr_join" || gr_cands="$gr_cands $gr_join"
+
+AC_MSG_CHECKING([which CPPFLAGS and CXXFLAGS to pass to nvcc's host compiler])
+gr_taken=
+AS_IF([test -n "$gr_cands"], [
+  cat > conftest.cu <<_GR_EOF
+#include <cstdio>
+#include <cstring>
+__global__ void gr_conftest_kernel (int *p) { *p = 1; }
+extern "C" int gr_conftest (char *b, int *p)
+{
+  gr_conftest_kernel<<<1, 1>>> (p);
+  std::snprintf (b, 8, "%d", *p);
+  return (int) std::strlen (b);
+}
+_GR_EOF
+  gr_host_cmd="$NVCC $NVCC_CCBIN_FLAGS -std=c++17 -Xcompiler -O3 -Xcompiler -Wall $NVCCFLAGS -c conftest.cu -o conftest.$OBJEXT"
+  AS_ECHO(["$as_me:$LINENO: $gr_host_cmd"]) >&AS_MESSAGE_LOG_FD
+  AS_IF([$gr_host_cmd >conftest.out 2>&1], [], [
+    cat conftest.out >&AS_MESSAGE_LOG_FD
+    AC_MSG_RESULT([failed])
+    AC_MSG_ERROR([$NVCC cannot compile a small .cu file with -std=c++17 -Xcompiler -O3 -Xcompiler -Wall (see config.log)])])
+  sed 's/tmpxft_[[0-9a-f_]]*//g' conftest.out > conftest.base
+  gr_try=
+  for gr_c in $gr_cands; do gr_try="$gr_try -Xcompiler $gr_c"; done
+  _GR_NVCC_HOST_TRY([$gr_try])
+  AS_IF([test $gr_host_ok = yes], [gr_taken=$gr_cands], [
+    gr_try=
+    for gr_c in $gr_cands; do
+      _GR_NVCC_HOST_TRY([$gr_try -Xcompiler $gr_c])
+      AS_IF([test $gr_host_ok = yes],
+        [gr_try="$gr_try -Xcompiler $gr_c"; gr_taken="$gr_taken $gr_c"],
+        [gr_nvcc_host_left_out="$gr_nvcc_host_left_out $gr_c"])
+    done])
+  rm -f conftest.cu conftest.$OBJEXT conftest.out conftest.said conftest.base])
+
+# The Makefile's form (an argument with a backslash in single quotes, for
+# make's shell) and the summary's (as given to configure).
+GR_NVCC_HOST_FLAGS=
+gr_nvcc_host_desc=
+for gr_c in $gr_taken; do
+  AS_CASE([$gr_c], [*\\*], [GR_NVCC_HOST_FLAGS="$GR_NVCC_HOST_FLAGS -Xcompiler '$gr_c'"],
+    [GR_NVCC_HOST_FLAGS="$GR_NVCC_HOST_FLAGS -Xcompiler $gr_c"])
+done
+GR_NVCC_HOST_FLAGS=`echo $GR_NVCC_HOST_FLAGS`
+gr_nvcc_host_desc=`AS_ECHO([" $gr_taken"]) | sed 's/\\\\,/@GR_COMMA@/g; s/,/ /g; s/@GR_COMMA@/,/g'`
+gr_nvcc_host_left_out=`AS_ECHO([" $gr_nvcc_host_left_out"]) | sed 's/\\\\,/@GR_COMMA@/g; s/,/ /g; s/@GR_COMMA@/,/g'`
+gr_nvcc_host_desc=`echo $gr_nvcc_host_desc`
+gr_nvcc_host_left_out=`echo $gr_nvcc_host_left_out`
+AS_IF([test -n "$gr_nvcc_host_desc"], [AC_MSG_RESULT([$gr_nvcc_host_desc])], [AC_MSG_RESULT([none])])
+AS_IF([test -n "$gr_nvcc_host_left_out"],
+  [AC_MSG_NOTICE([not passed to $NVCC's host compiler: $gr_nvcc_host_left_out])])
+AC_SUBST([GR_NVCC_HOST_FLAGS])
 ])
