@@ -34,7 +34,11 @@ gpureduce_status_t gr::cuda_fail(gpureduce_handle *h, cudaError_t err, const cha
   return gr_fail(h, GPUREDUCE_ERROR_CUDA, "%s failed: %s", what, cudaGetErrorString(err));
 }
 
-namespace {
+/* A named namespace, not an anonymous one: cudafe++ names anonymous
+ * namespaces after a hash of the .cu file's absolute path, so two builds
+ * of the same tarball in different directories would differ.  Hidden
+ * like everything else (-fvisibility=hidden, src/libgpureduce.map). */
+namespace gr::device_impl {
 
 /* The cache key of the current device, its grid limit, and the resident
  * blocks of every kernel (the model's unit; querying them also checks that
@@ -88,7 +92,9 @@ cudaError_t release(gpureduce_handle *h) {
   return err;
 }
 
-} /* namespace */
+} /* namespace gr::device_impl */
+
+using namespace gr::device_impl;
 
 extern "C" gpureduce_status_t gr_cuda_create(gpureduce_handle *h, int device) {
   int count = 0;

@@ -32,7 +32,11 @@
 #include "cuda/cuda.h"
 #include "cuda/device.cuh"
 
-namespace {
+/* A named namespace, not an anonymous one: cudafe++ names anonymous
+ * namespaces after a hash of the .cu file's absolute path, so two builds
+ * of the same tarball in different directories would differ.  Hidden
+ * like everything else (-fvisibility=hidden, src/libgpureduce.map). */
+namespace gr::ladder_impl {
 
 constexpr unsigned kBlock = 256;
 constexpr unsigned kMaxGrid = 2048; /* v5/v6 partials: workspace bound */
@@ -163,7 +167,9 @@ unsigned phase_grid(uint64_t n, int sm_count) {
   return g ? (unsigned)g : 1u;
 }
 
-} /* namespace */
+} /* namespace gr::ladder_impl */
+
+using namespace gr::ladder_impl;
 
 extern "C" size_t gr_ladder_workspace_bytes(gpureduce_ladder_rung_t rung, uint64_t n) {
   switch (rung) {

@@ -22,7 +22,11 @@
 #include "order/order.h"
 #include "tune/tune.h"
 
-namespace {
+/* A named namespace, not an anonymous one: cudafe++ names anonymous
+ * namespaces after a hash of the .cu file's absolute path, so two builds
+ * of the same tarball in different directories would differ.  Hidden
+ * like everything else (-fvisibility=hidden, src/libgpureduce.map). */
+namespace gr::tune_impl {
 
 #define GR_TUNE_REPS 5          /* timed batches per candidate, first round */
 #define GR_TUNE_RETEST 3        /* candidates timed again besides the model */
@@ -155,7 +159,9 @@ gpureduce_status_t tune_bucket(timer *tm, uint64_t n, gpureduce_tune_row_t *row,
   return GPUREDUCE_SUCCESS;
 }
 
-} /* namespace */
+} /* namespace gr::tune_impl */
+
+using namespace gr::tune_impl;
 
 extern "C" gpureduce_status_t gr_cuda_tune_measure(gpureduce_handle *h, gpureduce_type_t type,
                                                    gpureduce_op_t op, unsigned flags,
