@@ -7,7 +7,7 @@
  * finish() (accumulator to result), plus its type and family for the
  * policy table (policy.cuh).  The kernel layers call nothing else, so the
  * semantics documented in gpureduce.h live here and in the host backend's
- * twin, src/host/reduce.c (doc/ARCHITECTURE.md says why there are two).
+ * twin, src/host/backend.c (doc/ARCHITECTURE.md says why there are two).
  *
  * Floating-point arithmetic uses the _rn intrinsics so that nvcc never
  * contracts a multiply and an add into an FMA: the host backend computes

@@ -1,5 +1,5 @@
 /*
- * host/reduce.c - the host backend: the same reductions over host arrays,
+ * host/backend.c - the host backend: the same reductions over host arrays,
  * in the same order as the CUDA kernels (doc/ORDER.md), so floating-point
  * results are bitwise the same.
  *
