@@ -1,15 +1,10 @@
 /*
  * battery.c - the reduction tests both backends must pass (battery.h).
  *
- * References, all computed here on the host:
- *   - integers: plain loops in uint64_t (sums, products, |x|, x*x wrap
- *     modulo 2^64, so any order gives the same answer);
- *   - MIN, MAX, ARGMIN, ARGMAX of every type: plain loops applying the
- *     rules of gpureduce.h (NaN wins, first NaN's index, -0 below +0 for
- *     MIN/MAX, -0 == +0 and lowest index for ARGMIN/ARGMAX);
- *   - floating SUM, PROD, SUM_ABS, SUM_SQUARES: bit for bit against the
- *     order of doc/ORDER.md (testutil.c), and against a long double
- *     reference within an error bound (stated at want_for());
+ * References, all computed on the host:
+ *   - random data: the independent reference of reference.h (plain loops
+ *     for integers and MIN/MAX/ARG*, doc/ORDER.md bit for bit and an
+ *     error bound for floating sums and products);
  *   - special values: answers written out by hand from gpureduce.h.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
@@ -21,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "reference.h"
 
 /* ---- the backend and its buffers ------------------------------------------ */
 
@@ -133,161 +130,23 @@ gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type
 
 /* ---- references ------------------------------------------------------------ */
 
-/* Plain-loop answer of an integer reduction, or of a floating MIN, MAX,
- * ARGMIN or ARGMAX, by the rules of gpureduce.h.  n > 0 for ARG*. */
-static uint64_t exact_answer(const void *x, size_t n, gpureduce_type_t type,
-                             gpureduce_op_t op) {
-  const tu_type *t = TU_TYPE(type);
-  const int is_min = op == GPUREDUCE_MIN || op == GPUREDUCE_ARGMIN;
-  const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
-  if (!t->is_float) {
-    uint64_t acc = op == GPUREDUCE_PROD ? 1 : 0;
-    switch (op) {
-      case GPUREDUCE_SUM:
-        for (size_t i = 0; i < n; ++i) acc += tu_int_widen(type, tu_load(x, i, t->size));
-        return acc;
-      case GPUREDUCE_PROD:
-        for (size_t i = 0; i < n; ++i) acc *= tu_int_widen(type, tu_load(x, i, t->size));
-        return acc;
-      case GPUREDUCE_SUM_ABS:
-        for (size_t i = 0; i < n; ++i) {
-          uint64_t w = tu_int_widen(type, tu_load(x, i, t->size));
-          if (t->is_signed && (int64_t)w < 0) w = 0 - w; /* |INT64_MIN| = 2^63 */
-          acc += w;
-        }
-        return acc;
-      case GPUREDUCE_SUM_SQUARES:
-        for (size_t i = 0; i < n; ++i) {
-          const uint64_t w = tu_int_widen(type, tu_load(x, i, t->size));
-          acc += w * w;
-        }
-        return acc;
-      default: break;
-    }
-    if (n == 0) return is_min ? tu_type_max(type) : tu_type_lowest(type);
-    size_t best = 0;
-    for (size_t i = 1; i < n; ++i) {
-      const uint64_t a = tu_int_widen(type, tu_load(x, i, t->size));
-      const uint64_t b = tu_int_widen(type, tu_load(x, best, t->size));
-      int better;
-      if (t->is_signed) better = is_min ? (int64_t)a < (int64_t)b : (int64_t)a > (int64_t)b;
-      else better = is_min ? a < b : a > b;
-      if (better) best = i; /* strict: ties keep the lowest index */
-    }
-    return is_arg ? (uint64_t)best : tu_load(x, best, t->size);
-  }
-  /* floating */
-  if (n == 0) return is_min ? tu_pos_inf(type) : tu_neg_inf(type);
-  for (size_t i = 0; i < n; ++i)
-    if (tu_is_nan(type, tu_load(x, i, t->size)))
-      return is_arg ? (uint64_t)i : tu_canonical_nan(t->size); /* the first NaN */
-  size_t best = 0;
-  double bv = tu_value(type, tu_load(x, 0, t->size));
-  for (size_t i = 1; i < n; ++i) {
-    const double v = tu_value(type, tu_load(x, i, t->size));
-    int better;
-    if (is_arg) {
-      better = is_min ? v < bv : v > bv; /* -0 == +0: a tie, keep the lowest index */
-    } else if (v == 0 && bv == 0) {
-      better = is_min ? (signbit(v) && !signbit(bv)) : (!signbit(v) && signbit(bv));
-    } else {
-      better = is_min ? v < bv : v > bv;
-    }
-    if (better) {
-      best = i;
-      bv = v;
-    }
-  }
-  return is_arg ? (uint64_t)best : tu_load(x, best, t->size);
-}
-
-/* What a reduction must give. */
-struct want {
-  unsigned rs;      /* result bytes */
-  uint64_t bits;    /* exact answer (order reference for floating sums) */
-  int has_bound;    /* floating sum-like with a finite reference */
-  long double ref;  /* the sum or product in long double */
-  double bound;     /* allowed |result - ref| */
-};
-
-/*
- * The answer for (type, op, flags) over x[0..n).
- *
- * Error bound of a floating SUM, SUM_ABS or SUM_SQUARES: by doc/ORDER.md
- * each lifted element goes through at most 8V-1 additions in its lane, 8 in
- * the lane tree and ceil(log2 T) in the tile tree, so (Higham, recursive
- * summation) |result - sum| <= gamma_d * sum|lifted x| with
- * d = 8V + 7 + ceil(log2 T); we allow
- *     (8V + 8 + ceil(log2 T) + 2) * u * sum|lifted x|
- * with u = 2^-24 for float accumulation and 2^-53 for double (the +2
- * covers gamma's denominator), plus n * 2^-63 * sum|lifted x| for the long
- * double reference itself.  "lifted" is the element in the accumulator
- * type: |x| for SUM_ABS and x*x rounded to the accumulator for
- * SUM_SQUARES, as gpureduce.h specifies, so the reference squares exactly
- * as the library must.
- *
- * PROD: every one of the at most n-1 multiplications that are not by the
- * exact identity 1 rounds once, in any order, so
- *     |result - prod| <= gamma_n * |prod|,  gamma_n = n u / (1 - n u),
- * plus the long double reference's own n * 2^-63 * |prod|.
- */
-static struct want want_for(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
-                            unsigned flags) {
-  struct want w;
-  memset(&w, 0, sizeof w);
-  w.rs = (unsigned)tu_result_size(type, op, flags);
-  const tu_type *t = TU_TYPE(type);
-  if (!t->is_float || !tu_is_sum_like(op)) {
-    w.bits = exact_answer(x, n, type, op);
-    return w;
-  }
-  const unsigned v = tu_chunk_elems(type);
-  const int prod = op == GPUREDUCE_PROD;
-  long double s = prod ? 1.0L : 0.0L, a = 0.0L;
-  double u;
-  if (tu_acc_is_double(type, flags)) {
-    double *l = tu_alloc((n ? n : 1) * sizeof *l);
-    tu_lift_d(type, op, x, n, l);
-    w.bits = tu_f64_bits(tu_order_d(l, n, v, prod));
-    for (size_t i = 0; i < n; ++i) {
-      s = prod ? s * l[i] : s + l[i];
-      a += fabsl((long double)l[i]);
-    }
-    free(l);
-    u = 0x1p-53;
-  } else {
-    float *l = tu_alloc((n ? n : 1) * sizeof *l);
-    tu_lift_f(type, op, x, n, l);
-    w.bits = tu_f32_bits(tu_order_f(l, n, v, prod));
-    for (size_t i = 0; i < n; ++i) {
-      s = prod ? s * l[i] : s + l[i];
-      a += fabsl((long double)l[i]);
-    }
-    free(l);
-    u = 0x1p-24;
-  }
-  w.ref = s;
-  w.has_bound = isfinite(s) && isfinite(a);
-  const double ref_err = (double)n * 0x1p-63;
-  if (prod) {
-    const double nu = (double)n * u;
-    w.bound = (double)((nu / (1 - nu) + ref_err) * fabsl(s));
-  } else {
-    const size_t tiles = tu_tiles(type, n);
-    const double depth = 8.0 * v + 8 + tu_ceil_log2(tiles ? tiles : 1) + 2;
-    w.bound = (double)((depth * u + ref_err) * a);
-  }
+/* The reference's answer (reference.h); fails the test when there is none
+ * or its scratch memory cannot be allocated. */
+static struct ref_answer want_for(const void *x, size_t n, gpureduce_type_t type,
+                                  gpureduce_op_t op, unsigned flags) {
+  struct ref_answer w;
+  const int r = ref_answer(x, n, type, op, flags, &w);
+  if (r == -2) fail_msg("the reference cannot allocate %zu accumulators", n);
+  if (r != 0)
+    fail_msg("the reference has no answer for %s %s flags %u n=%zu", type_name(type),
+             op_name(op), flags, n);
   return w;
 }
 
-static double result_value(unsigned rs, uint64_t bits) {
-  return rs == 4 ? (double)tu_f32_of((uint32_t)bits) : tu_f64_of(bits);
-}
-
-static void check_want_at(const char *file, int line, const struct want *w, uint64_t got,
+static void check_want_at(const char *file, int line, const struct ref_answer *w, uint64_t got,
                           const char *what) {
   if (w->has_bound)
-    tu_check_near(file, line, w->ref, result_value(w->rs, got), w->bound,
+    tu_check_near(file, line, w->exact, ref_result_value(w->result_bytes, got), w->bound,
                   "%s: within the stated error bound of the exact value", what);
   tu_check_bits(file, line, w->bits, got, "%s: %s", what,
                 w->has_bound ? "bits equal the doc/ORDER.md reference" : "equals the reference");
@@ -296,7 +155,7 @@ static void check_want_at(const char *file, int line, const struct want *w, uint
 
 void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                         unsigned flags, uint64_t got, const char *what) {
-  const struct want w = want_for(x, n, type, op, flags);
+  const struct ref_answer w = want_for(x, n, type, op, flags);
   check_want(&w, got, what);
 }
 
@@ -306,7 +165,7 @@ static void check_one(const void *x, size_t n, gpureduce_type_t type, gpureduce_
   char what[256];
   snprintf(what, sizeof what, "%s %s%s n=%zu (%s)", type_name(type), op_name(op),
            flags ? " accumulate-f64" : "", n, label);
-  const struct want w = want_for(x, n, type, op, flags);
+  const struct ref_answer w = want_for(x, n, type, op, flags);
   uint64_t got = 0;
   const gpureduce_status_t s = battery_reduce(x, n, type, op, flags, 0, 0, &got);
   check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
@@ -343,13 +202,9 @@ static void TU_PRINTF(9, 10)
 
 /* ---- data -------------------------------------------------------------------- */
 
-static uint64_t size_mask(unsigned size) {
-  return size == 8 ? UINT64_MAX : ((uint64_t)1 << (size * 8)) - 1;
-}
-
 static uint64_t gen_one(tu_rng *r, gpureduce_type_t type, enum bt_gen g) {
   const tu_type *t = TU_TYPE(type);
-  const uint64_t m = size_mask(t->size);
+  const uint64_t m = tu_size_mask(t->size);
   if (!t->is_float) {
     switch (g) {
       case G_POOL: {
@@ -900,7 +755,7 @@ void bt_half_subnormals(void **state) {
   expect(x, N, GPUREDUCE_F16, GPUREDUCE_SUM_ABS, 0, tu_f32_bits((float)ldexp((double)mabs, -24)),
          "1000 random f16 subnormals: the exact sum of |x|");
   for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
-    expect(x, N, GPUREDUCE_F16, minmax_ops[oi], 0, exact_answer(x, N, GPUREDUCE_F16, minmax_ops[oi]),
+    expect(x, N, GPUREDUCE_F16, minmax_ops[oi], 0, want_for(x, N, GPUREDUCE_F16, minmax_ops[oi], 0).bits,
            "1000 random f16 subnormals: the plain-loop answer");
   /* squares (m 2^-24)^2 = m^2 2^-48 with m < 512: 32 of them sum exactly */
   int64_t sq = 0;
@@ -932,7 +787,7 @@ void bt_half_subnormals(void **state) {
          "bf16 subnormals squared underflow: the sum of squares is +0");
   for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi)
     expect(x, N, GPUREDUCE_BF16, minmax_ops[oi], 0,
-           exact_answer(x, N, GPUREDUCE_BF16, minmax_ops[oi]),
+           want_for(x, N, GPUREDUCE_BF16, minmax_ops[oi], 0).bits,
            "1000 random bf16 subnormals: the plain-loop answer");
 
   /* a subnormal as the answer of MIN/MAX among normals (both formats) */
@@ -971,7 +826,7 @@ static uint64_t poison_for(gpureduce_type_t type, gpureduce_op_t op) {
     case GPUREDUCE_ARGMAX: return t->is_float ? tu_pos_inf(type) : tu_type_max(type);
     default:
       return t->is_float ? tu_nan(type, 0, 1, 0x5a5a5a5a5a5a5a5aull)
-                         : (0x5a5a5a5a5a5a5a5aull & size_mask(t->size));
+                         : (0x5a5a5a5a5a5a5a5aull & tu_size_mask(t->size));
   }
 }
 
@@ -1004,7 +859,7 @@ void bt_offsets_and_poison(void **state) {
         const void *data = op == GPUREDUCE_PROD ? xp : x;
         for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
           if (!tu_result_size(type, op, flags)) continue;
-          const struct want w = want_for(data, n, type, op, flags);
+          const struct ref_answer w = want_for(data, n, type, op, flags);
           const uint64_t poison = poison_for(type, op);
           uint64_t at0 = 0;
           for (size_t off = 0; off < 16; ++off) {

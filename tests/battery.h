@@ -6,7 +6,8 @@
  * A backend says how to create its handle and how to move bytes between
  * the test's host buffers and the memory its handle reduces.  Every test
  * compares with references computed on the host by the test itself
- * (testutil.h), never with the library's own code.
+ * (reference.h, or answers written out from gpureduce.h), never with the
+ * library's own code.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */

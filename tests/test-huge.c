@@ -18,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "reference.h"
 #include "testutil.h"
 
 #define GIB ((size_t)1 << 30)
@@ -146,12 +147,12 @@ static void huge_floats(void **state) {
   float *tv = tu_alloc(tiles * sizeof *tv);
   for (size_t t = 0; t < tiles; ++t) tv[t] = 8192.0f;
   memcpy(ones, (float[]){1, 1, 1, 1, 1, 1, 1, vneg}, 8 * sizeof(float));
-  tv[0] = tu_order_tile_f(ones, te, 4, 0);
+  tv[0] = ref_order_tile_f(ones, te, 4, 0);
   ones[0] = 1.0f;
   ones[ineg] = 1.0f;
   ones[ipos - (tiles - 1) * te] = vpos;
-  tv[tiles - 1] = tu_order_tile_f(ones, n - (tiles - 1) * te, 4, 0);
-  const float fsum = tu_order_tree_f(tv, tiles, 0);
+  tv[tiles - 1] = ref_order_tile_f(ones, n - (tiles - 1) * te, 4, 0);
+  const float fsum = ref_order_tree_f(tv, tiles, 0);
   const uint64_t got = reduce(d, n, GPUREDUCE_F32, GPUREDUCE_SUM, 0, "f32 sum");
   check_near((long double)exact, (double)tu_f32_of((uint32_t)got),
              (8 * 4 + 8 + 20 + 2) * 0x1p-24 * ((double)n + 6),

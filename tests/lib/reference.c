@@ -1,0 +1,255 @@
+/*
+ * reference.c - see reference.h.  Written from gpureduce.h (the semantics
+ * table and its rules) and doc/ORDER.md (the bracketing), never from src/,
+ * so the tests check the library against the documents.
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ */
+#include "reference.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elements.h"
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "the order reference needs float arithmetic evaluated in float (FLT_EVAL_METHOD 0)"
+#endif
+
+/* ---- doc/ORDER.md ---------------------------------------------------------- */
+
+#define ORDER_LANES 256u        /* rule 3: L = 256 */
+#define ORDER_TILE_CHUNKS 2048u /* rule 2 */
+
+/* One rounded operation each, out of line so that no compiler fuses a
+ * product with an addition (doc/ORDER.md: no fused multiply-add). */
+__attribute__((noinline)) static float mul_f(float a, float b) { return a * b; }
+__attribute__((noinline)) static double mul_d(double a, double b) { return a * b; }
+__attribute__((noinline)) static float add_f(float a, float b) { return a + b; }
+__attribute__((noinline)) static double add_d(double a, double b) { return a + b; }
+
+/* Rules 3-5 for one accumulator type; the identity is -0 for sums (exact:
+ * -0 + x == x for every x) and 1 for the product. */
+#define REF_ORDER(SUF, A)                                                            \
+  static A op_##SUF(A a, A b, int prod) { return prod ? mul_##SUF(a, b) : add_##SUF(a, b); } \
+  /* Rules 3 and 4: one tile of `count` elements. */                                 \
+  static A tile_##SUF(const A *x, size_t count, unsigned v, int prod) {              \
+    A lane[ORDER_LANES];                                                             \
+    for (unsigned l = 0; l < ORDER_LANES; ++l) {                                     \
+      lane[l] = prod ? (A)1 : (A)-0.0;                                               \
+      /* chunks l, l+256, ..., l+1792, each chunk's elements in index order */       \
+      for (unsigned c = l; c < ORDER_TILE_CHUNKS; c += ORDER_LANES)                  \
+        for (unsigned j = 0; j < v; ++j) {                                           \
+          const size_t i = (size_t)c * v + j;                                        \
+          if (i < count) lane[l] = op_##SUF(lane[l], x[i], prod);                    \
+        }                                                                            \
+    }                                                                                \
+    for (unsigned s = ORDER_LANES / 2; s >= 1; s /= 2)                               \
+      for (unsigned l = 0; l < s; ++l) lane[l] = op_##SUF(lane[l], lane[l + s], prod); \
+    return lane[0];                                                                  \
+  }                                                                                  \
+  /* Rule 5 over the tiles t0 .. t0+count-1: tree(0..T-1) = tree(0..P-1) op         \
+   * tree(P..T-1), P the largest power of two below T.  A leaf is vals[t] when      \
+   * the tile values are given, else tile t of the n lifted elements x. */         \
+  static A tree_##SUF(const A *vals, const A *x, size_t n, unsigned v, size_t t0,    \
+                      size_t count, int prod) {                                      \
+    if (count == 1) {                                                                \
+      if (vals) return vals[t0];                                                     \
+      const size_t te = (size_t)ORDER_TILE_CHUNKS * v, left = n - t0 * te;           \
+      return tile_##SUF(x + t0 * te, left < te ? left : te, v, prod);                \
+    }                                                                                \
+    size_t p = 1;                                                                    \
+    while (p * 2 < count) p *= 2;                                                    \
+    return op_##SUF(tree_##SUF(vals, x, n, v, t0, p, prod),                          \
+                    tree_##SUF(vals, x, n, v, t0 + p, count - p, prod), prod);       \
+  }
+REF_ORDER(f, float)
+REF_ORDER(d, double)
+
+float ref_order_f(const float *lifted, size_t n, unsigned v, int prod) {
+  if (n == 0) return prod ? 1.0f : 0.0f; /* rule 6: +0, not the identity -0 */
+  const size_t te = (size_t)ORDER_TILE_CHUNKS * v;
+  const float r = tree_f(NULL, lifted, n, v, 0, n / te + (n % te != 0), prod);
+  return r != r ? tu_f32_of(0x7fffffffu) : r;
+}
+
+double ref_order_d(const double *lifted, size_t n, unsigned v, int prod) {
+  if (n == 0) return prod ? 1.0 : 0.0;
+  const size_t te = (size_t)ORDER_TILE_CHUNKS * v;
+  const double r = tree_d(NULL, lifted, n, v, 0, n / te + (n % te != 0), prod);
+  return r != r ? tu_f64_of(UINT64_C(0x7fffffffffffffff)) : r;
+}
+
+float ref_order_tile_f(const float *lifted, size_t count, unsigned v, int prod) {
+  return tile_f(lifted, count, v, prod);
+}
+
+float ref_order_tree_f(const float *tile_values, size_t t, int prod) {
+  return tree_f(tile_values, NULL, 0, 0, 0, t, prod);
+}
+
+void ref_lift_f(gpureduce_type_t type, gpureduce_op_t op, const void *x, size_t n, float *out) {
+  const unsigned size = TU_TYPE(type)->size;
+  for (size_t i = 0; i < n; ++i) {
+    const float e = (float)tu_value(type, tu_load(x, i, size)); /* exact */
+    out[i] = op == GPUREDUCE_SUM_ABS ? fabsf(e) : op == GPUREDUCE_SUM_SQUARES ? mul_f(e, e) : e;
+  }
+}
+
+void ref_lift_d(gpureduce_type_t type, gpureduce_op_t op, const void *x, size_t n, double *out) {
+  const unsigned size = TU_TYPE(type)->size;
+  for (size_t i = 0; i < n; ++i) {
+    const double e = tu_value(type, tu_load(x, i, size));
+    out[i] = op == GPUREDUCE_SUM_ABS ? fabs(e) : op == GPUREDUCE_SUM_SQUARES ? mul_d(e, e) : e;
+  }
+}
+
+/* ---- plain loops ------------------------------------------------------------ */
+
+/* The answer of an integer reduction, or of a floating MIN, MAX, ARGMIN or
+ * ARGMAX, by the rules of gpureduce.h.  n > 0 for ARGMIN and ARGMAX. */
+static uint64_t exact_answer(const void *x, size_t n, gpureduce_type_t type,
+                             gpureduce_op_t op) {
+  const tu_type *t = TU_TYPE(type);
+  const int is_min = op == GPUREDUCE_MIN || op == GPUREDUCE_ARGMIN;
+  const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
+  if (!t->is_float) {
+    uint64_t acc = op == GPUREDUCE_PROD ? 1 : 0;
+    switch (op) {
+      case GPUREDUCE_SUM:
+        for (size_t i = 0; i < n; ++i) acc += tu_int_widen(type, tu_load(x, i, t->size));
+        return acc;
+      case GPUREDUCE_PROD:
+        for (size_t i = 0; i < n; ++i) acc *= tu_int_widen(type, tu_load(x, i, t->size));
+        return acc;
+      case GPUREDUCE_SUM_ABS:
+        for (size_t i = 0; i < n; ++i) {
+          uint64_t w = tu_int_widen(type, tu_load(x, i, t->size));
+          if (t->is_signed && (int64_t)w < 0) w = 0 - w; /* |INT64_MIN| = 2^63 */
+          acc += w;
+        }
+        return acc;
+      case GPUREDUCE_SUM_SQUARES:
+        for (size_t i = 0; i < n; ++i) {
+          const uint64_t w = tu_int_widen(type, tu_load(x, i, t->size));
+          acc += w * w;
+        }
+        return acc;
+      default: break;
+    }
+    if (n == 0) return is_min ? tu_type_max(type) : tu_type_lowest(type);
+    size_t best = 0;
+    for (size_t i = 1; i < n; ++i) {
+      const uint64_t a = tu_int_widen(type, tu_load(x, i, t->size));
+      const uint64_t b = tu_int_widen(type, tu_load(x, best, t->size));
+      int better;
+      if (t->is_signed) better = is_min ? (int64_t)a < (int64_t)b : (int64_t)a > (int64_t)b;
+      else better = is_min ? a < b : a > b;
+      if (better) best = i; /* strict: ties keep the lowest index */
+    }
+    return is_arg ? (uint64_t)best : tu_load(x, best, t->size);
+  }
+  /* floating */
+  if (n == 0) return is_min ? tu_pos_inf(type) : tu_neg_inf(type);
+  for (size_t i = 0; i < n; ++i)
+    if (tu_is_nan(type, tu_load(x, i, t->size)))
+      return is_arg ? (uint64_t)i : tu_canonical_nan(t->size); /* the first NaN */
+  size_t best = 0;
+  double bv = tu_value(type, tu_load(x, 0, t->size));
+  for (size_t i = 1; i < n; ++i) {
+    const double v = tu_value(type, tu_load(x, i, t->size));
+    int better;
+    if (is_arg) {
+      better = is_min ? v < bv : v > bv; /* -0 == +0: a tie, keep the lowest index */
+    } else if (v == 0 && bv == 0) {
+      better = is_min ? (signbit(v) && !signbit(bv)) : (!signbit(v) && signbit(bv));
+    } else {
+      better = is_min ? v < bv : v > bv;
+    }
+    if (better) {
+      best = i;
+      bv = v;
+    }
+  }
+  return is_arg ? (uint64_t)best : tu_load(x, best, t->size);
+}
+
+/* ---- the answer ------------------------------------------------------------- */
+
+double ref_result_value(unsigned result_bytes, uint64_t bits) {
+  return result_bytes == 4 ? (double)tu_f32_of((uint32_t)bits) : tu_f64_of(bits);
+}
+
+/*
+ * Error bound of a floating SUM, SUM_ABS or SUM_SQUARES: by doc/ORDER.md
+ * each lifted element goes through at most 8V-1 additions in its lane, 8 in
+ * the lane tree and ceil(log2 T) in the tile tree, so (Higham, recursive
+ * summation) |result - sum| <= gamma_d * sum|lifted x| with
+ * d = 8V + 7 + ceil(log2 T); we allow
+ *     (8V + 8 + ceil(log2 T) + 2) * u * sum|lifted x|
+ * with u = 2^-24 for float accumulation and 2^-53 for double (the +2
+ * covers gamma's denominator), plus n * 2^-63 * sum|lifted x| for the long
+ * double reference itself.  "lifted" is the element in the accumulator
+ * type: |x| for SUM_ABS and x*x rounded to the accumulator for
+ * SUM_SQUARES, as gpureduce.h specifies, so the reference squares exactly
+ * as the library must.
+ *
+ * PROD: every one of the at most n-1 multiplications that are not by the
+ * exact identity 1 rounds once, in any order, so
+ *     |result - prod| <= gamma_n * |prod|,  gamma_n = n u / (1 - n u),
+ * plus the long double reference's own n * 2^-63 * |prod|.
+ */
+int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+               unsigned flags, struct ref_answer *out) {
+  memset(out, 0, sizeof *out);
+  const size_t rs = tu_result_size(type, op, flags);
+  if (!rs) return -1;
+  if ((op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) && n == 0) return -1;
+  out->result_bytes = (unsigned)rs;
+  const tu_type *t = TU_TYPE(type);
+  if (!t->is_float || !tu_is_sum_like(op)) {
+    out->bits = exact_answer(x, n, type, op);
+    return 0;
+  }
+  const unsigned v = tu_chunk_elems(type);
+  const int prod = op == GPUREDUCE_PROD;
+  long double s = prod ? 1.0L : 0.0L, a = 0.0L;
+  double u;
+  if (tu_acc_is_double(type, flags)) {
+    double *l = malloc((n ? n : 1) * sizeof *l);
+    if (!l) return -2;
+    ref_lift_d(type, op, x, n, l);
+    out->bits = tu_f64_bits(ref_order_d(l, n, v, prod));
+    for (size_t i = 0; i < n; ++i) {
+      s = prod ? s * l[i] : s + l[i];
+      a += fabsl((long double)l[i]);
+    }
+    free(l);
+    u = 0x1p-53;
+  } else {
+    float *l = malloc((n ? n : 1) * sizeof *l);
+    if (!l) return -2;
+    ref_lift_f(type, op, x, n, l);
+    out->bits = tu_f32_bits(ref_order_f(l, n, v, prod));
+    for (size_t i = 0; i < n; ++i) {
+      s = prod ? s * l[i] : s + l[i];
+      a += fabsl((long double)l[i]);
+    }
+    free(l);
+    u = 0x1p-24;
+  }
+  out->exact = s;
+  out->has_bound = isfinite(s) && isfinite(a);
+  const double ref_err = (double)n * 0x1p-63;
+  if (prod) {
+    const double nu = (double)n * u;
+    out->bound = nu < 1 ? (double)((nu / (1 - nu) + ref_err) * fabsl(s)) : INFINITY;
+  } else {
+    const size_t tiles = tu_tiles(type, n);
+    const double depth = 8.0 * v + 8 + tu_ceil_log2(tiles ? tiles : 1) + 2;
+    out->bound = (double)((depth * u + ref_err) * a);
+  }
+  return 0;
+}

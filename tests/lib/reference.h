@@ -1,0 +1,72 @@
+/*
+ * reference.h - the independent reference: what gpureduce must give for an
+ * array in host memory, written from gpureduce.h and doc/ORDER.md, never
+ * from src/.
+ *
+ *   - Integer SUM, PROD, SUM_ABS, SUM_SQUARES: plain loops in uint64_t
+ *     (they wrap modulo 2^64, so any order gives the same answer).
+ *   - MIN, MAX, ARGMIN, ARGMAX of every type: plain loops applying the
+ *     rules of gpureduce.h (NaN wins, the first NaN's index, -0 below +0
+ *     for MIN/MAX, -0 == +0 and the lowest index for ARGMIN/ARGMAX, the
+ *     documented results of n == 0).
+ *   - Floating SUM, PROD, SUM_ABS, SUM_SQUARES: the bracketing of
+ *     doc/ORDER.md bit for bit, and the sum or product in long double with
+ *     an error bound the result must meet (stated in reference.c).
+ *
+ * No cmocka and no CUDA: the tests and reduce-bench both link it.  Nothing
+ * here prints or exits.
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ */
+#ifndef GPUREDUCE_TESTS_REFERENCE_H
+#define GPUREDUCE_TESTS_REFERENCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpureduce.h"
+
+/* What gpureduce must give for (type, op, flags) over x[0 .. n-1] (host
+ * memory, element-aligned): the bits (exact answers; the doc/ORDER.md
+ * bracketing for floating sum-like ops) and, for floating sum-likes
+ * with a finite exact value, the stated error bound. */
+struct ref_answer {
+  unsigned result_bytes; /* gpureduce_result_size(type, op, flags) */
+  uint64_t bits;         /* the result's bit pattern, zero-extended */
+  int has_bound;         /* floating sum-like with a finite exact value */
+  long double exact;     /* the exact value, in long double */
+  double bound;          /* |result - exact| <= bound */
+};
+/* 0 on success; -1 when (type, op, flags) has no result, or for ARGMIN/
+ * ARGMAX of n == 0; -2 when scratch memory (n accumulators) cannot be
+ * allocated.  Never prints or exits. */
+int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+               unsigned flags, struct ref_answer *out);
+
+/* The value a result of `result_bytes` bytes holds (4: float, 8: double),
+ * for comparing with ref_answer's exact value. */
+double ref_result_value(unsigned result_bytes, uint64_t bits);
+
+/* ---- doc/ORDER.md in pieces ---------------------------------------------- */
+
+/*
+ * The value of a floating SUM, PROD, SUM_ABS or SUM_SQUARES by the order of
+ * doc/ORDER.md, from the lifted elements (already in the accumulator type;
+ * see ref_lift_f).  `v` is the chunk width V of the *input* type
+ * (tu_chunk_elems).  The result is what rule 6 writes: the canonical quiet
+ * NaN for a NaN, +0 (sums) or 1 (product) for n == 0.
+ */
+float ref_order_f(const float *lifted, size_t n, unsigned v, int prod);
+double ref_order_d(const double *lifted, size_t n, unsigned v, int prod);
+/* One tile's value from its `count` (<= 2048 v) lifted elements (rules 3
+ * and 4), and the tile tree over `t` >= 1 tile values (rule 5): for tests
+ * that know most tile values without the data. */
+float ref_order_tile_f(const float *lifted, size_t count, unsigned v, int prod);
+float ref_order_tree_f(const float *tile_values, size_t t, int prod);
+/* Lifting into the accumulator (float or double) of (type, op): the
+ * element converted exactly, |x| for SUM_ABS, x*x rounded to the
+ * accumulator for SUM_SQUARES.  `type` must be floating. */
+void ref_lift_f(gpureduce_type_t type, gpureduce_op_t op, const void *x, size_t n, float *out);
+void ref_lift_d(gpureduce_type_t type, gpureduce_op_t op, const void *x, size_t n, double *out);
+
+#endif /* GPUREDUCE_TESTS_REFERENCE_H */
