@@ -235,7 +235,7 @@ static void ladder_cub(struct ladder_ctx *lc, struct ladder_row *row) {
   if (o->check) {
     unsigned char bits[8];
     bench_cub_run_once(call.cub, lc->in.x, o->n, bits,
-                       gpureduce_type_size(result_type(o->type, o->op, o->flags)));
+                       gpureduce_result_size(o->type, o->op, o->flags));
     check_row(lc, row, bits);
   }
   bench_cub_destroy(call.cub);

@@ -28,7 +28,7 @@
 #define SWEEP_MIN_LOG2 10
 #define SWEEP_MAX_LOG2 30                  /* CUDA */
 #define HOST_MAX_LOG2 26                   /* host backend */
-#define ORACLE_MAX_N ((size_t)1 << 26)     /* CUDA sweep: the oracle on the copy too */
+#define REFERENCE_MAX_N ((size_t)1 << 26)  /* CUDA sweep: the tests' reference too */
 
 /* ---- the sweep ----------------------------------------------------------------- */
 
@@ -132,8 +132,7 @@ static void check_part(struct sweep_ctx *sc, struct sweep_point *p, const char *
 static void check_loose(struct sweep_ctx *sc, struct sweep_point *p, const char *who, float got,
                         float ref) {
   const double scale = fmax(fabs((double)ref), sqrt((double)p->n));
-  struct verdict v = {0, 0, ""};
-  compare_bound(&v, GPUREDUCE_F32, &got, ref, 1e-3 * scale, "gpureduce's sum, loose bound");
+  const struct verdict v = check_near_f32(got, ref, 1e-3 * scale, "gpureduce's sum, loose bound");
   check_part(sc, p, who, &v);
 }
 
@@ -160,26 +159,25 @@ static void check_sweep_ones(struct sweep_ctx *sc, struct sweep_point *p) {
 
 /* CUDA, every n: the same bits as the host backend on the data copied
  * back, and as a second run; n <= 2^26 (host backend: every n), the
- * oracle too. */
+ * tests' reference too. */
 static void check_library(struct sweep_ctx *sc, struct sweep_point *p, const void *got) {
   const struct options *o = sc->run->opt;
   const void *x = sc->in.x;
   if (sc->run->cuda) {
-    const gpureduce_type_t rt = result_type(o->type, o->op, o->flags);
     unsigned char want[8];
-    struct verdict host = {0, 0, ""}, rerun = {0, 0, ""};
     struct reduce_call hc = {sc->host_copy, want, p->n, o->type, o->op, o->flags, sc->host};
     run_reduce(&hc);
-    compare_bits(&host, rt, got, want, "the host backend on the same data");
+    const struct verdict host =
+        check_same(o->type, o->op, o->flags, got, want, "the host backend on the same data");
     check_part(sc, p, "gpureduce!=host", &host);
     struct reduce_call again = {sc->in.x, sc->out, p->n, o->type, o->op, o->flags, sc->run->h};
     library_result(&again, 1, want);
-    compare_bits(&rerun, rt, got, want, "a second run");
+    const struct verdict rerun = check_same(o->type, o->op, o->flags, got, want, "a second run");
     check_part(sc, p, "gpureduce(rerun)", &rerun);
-    if (p->n > ORACLE_MAX_N) return;
+    if (p->n > REFERENCE_MAX_N) return;
     x = sc->host_copy;
   }
-  const struct verdict v = check_oracle(o->type, o->op, o->flags, x, p->n, got);
+  const struct verdict v = check_reference(o->type, o->op, o->flags, x, p->n, got);
   check_part(sc, p, "gpureduce", &v);
 }
 
@@ -288,7 +286,9 @@ static void sweep_notes(struct run *run, const struct sweep_ctx *sc) {
            o->repeat, SWEEP_BATCH, WARMUP_CALLS, run->cuda ? "CUDA events" : "CLOCK_MONOTONIC",
            SWEEP_BATCH, gpureduce_type_size(o->type));
   if (!run->cuda) {
-    add_note(run, "host backend: n up to 2^%d; results checked against an independent oracle",
+    add_note(run,
+             "host backend: n up to 2^%d; results checked against the tests' independent "
+             "reference (its bits; for float sums and products also its error bound)",
              HOST_MAX_LOG2);
     return;
   }
@@ -305,7 +305,7 @@ static void sweep_notes(struct run *run, const struct sweep_ctx *sc) {
   if (o->check)
     add_note(run,
              "check: every n bitwise = host backend on the data copied back and = a second "
-             "run; n <= 2^26 also the oracle%s",
+             "run; n <= 2^26 also the tests' reference%s",
              is_plain_f32_sum(o) ? "; 2^24-611 ones exact; cub, atomic within 1e-3" : "");
 }
 
