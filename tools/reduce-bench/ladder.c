@@ -350,6 +350,20 @@ static void ladder_notes(struct run *run, const struct input *in) {
     add_note(run, "the ladder rungs v1..v6 are f32 sum only: rows gpureduce, cub, probe");
 }
 
+/* The table, the verdict and the notes, printed; the buffers freed. */
+static int ladder_report(struct ladder_ctx *lc, const struct ladder_row *rows, int nrows) {
+  struct run *run = lc->run;
+  struct table t;
+  ladder_table(run, rows, nrows, &t);
+  ladder_verdict(run, rows, nrows);
+  ladder_notes(run, &lc->in);
+  print_report(run, &t);
+  table_free(&t);
+  output_free(run->cuda, lc->out);
+  input_free(&lc->in);
+  return run->wrong ? EXIT_WRONG : EXIT_OK;
+}
+
 static int run_ladder_cuda(struct run *run) {
   const struct options *o = run->opt;
   apply_blocks(run, o->n);
@@ -358,7 +372,6 @@ static int run_ladder_cuda(struct run *run) {
   struct ladder_row rows[ROW_COUNT];
   int nrows = 0;
   struct bench_probe *probe = bench_probe_create();
-  struct table t;
   memset(rows, 0, sizeof rows);
   run->mode = is_plain_f32_sum(o) ? "ladder" : "single";
   measure_limit(run, &tm, probe);
@@ -372,15 +385,9 @@ static int run_ladder_cuda(struct run *run) {
   progress(" ");
   if ((o->only & (1u << ROW_CUB)) && !bench_cub_built())
     add_note(run, "cub: not built (configure found no CUB)");
-  ladder_table(run, rows, nrows, &t);
-  ladder_verdict(run, rows, nrows);
-  ladder_notes(run, &lc.in);
-  print_report(run, &t);
-  table_free(&t);
-  output_free(1, lc.out);
-  input_free(&lc.in);
+  const int status = ladder_report(&lc, rows, nrows);
   bench_probe_destroy(probe);
-  return run->wrong ? EXIT_WRONG : EXIT_OK;
+  return status;
 }
 
 static void ladder_serial(struct ladder_ctx *lc, struct ladder_row *row) {
@@ -406,7 +413,6 @@ static int run_ladder_host(struct run *run) {
   const struct timing tm = {WARMUP_CALLS, o->repeat, 1};
   struct ladder_row rows[2];
   int nrows = 0;
-  struct table t;
   memset(rows, 0, sizeof rows);
   run->mode = is_plain_f32_sum(o) ? "ladder" : "single";
   struct ladder_ctx lc = {run, input_alloc(0, o->type, o->n, o->offset, "input"), output_alloc(0),
@@ -417,14 +423,7 @@ static int run_ladder_host(struct run *run) {
   progress(" ");
   add_note(run, "rows v1..v6, cub and probe need CUDA; the host backend runs gpureduce%s",
            is_plain_f32_sum(o) ? " and a serial loop for comparison" : "");
-  ladder_table(run, rows, nrows, &t);
-  ladder_verdict(run, rows, nrows);
-  ladder_notes(run, &lc.in);
-  print_report(run, &t);
-  table_free(&t);
-  output_free(0, lc.out);
-  input_free(&lc.in);
-  return run->wrong ? EXIT_WRONG : EXIT_OK;
+  return ladder_report(&lc, rows, nrows);
 }
 
 int run_ladder(struct run *run) { return run->cuda ? run_ladder_cuda(run) : run_ladder_host(run); }
