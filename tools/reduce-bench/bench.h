@@ -1,0 +1,52 @@
+/*
+ * bench.h - what every part of reduce-bench shares: its name, its exit
+ * statuses, fatal errors, host memory.
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ *
+ * reduce-bench is a program: its functions may print and exit.  The parts:
+ *   options.c  the command line, --help (the source of reduce-bench(1))
+ *   timing.c   clocks, batches, medians, the probe's fastest grid
+ *   run.c      one run: backend, handle, clock, buffers, the library's call
+ *   report.c   tables and their output as text, CSV or JSON
+ *   checks.c   what a result must be
+ *   ladder.c, sweep.c, tune.c  the three modes
+ *   bench_cuda.cu  the CUDA side (fills, events, CUB, the probe)
+ *   main.c     the mode the options choose
+ */
+#ifndef REDUCE_BENCH_BENCH_H
+#define REDUCE_BENCH_BENCH_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROGRAM "reduce-bench"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+enum {
+  EXIT_OK = 0,       /* every result right */
+  EXIT_WRONG = 1,    /* a wrong result, a CUDA or allocation failure */
+  EXIT_USAGE = 2,    /* bad option or value */
+  EXIT_NO_DEVICE = 3 /* --backend cuda (or --device D) and no such device */
+};
+
+/* One line on stderr: "reduce-bench: " and the message. */
+void vmessage(const char *fmt, va_list ap);
+/* vmessage, then exit(status). */
+_Noreturn void fatal(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+/* malloc, and fatal(EXIT_WRONG, ...) when it fails. */
+void *xmalloc(size_t bytes);
+/* 64-byte aligned host memory. */
+void *xmalloc_aligned(size_t bytes);
+
+/* ceil(log2(v)); 0 for v <= 1. */
+unsigned ceil_log2(uint64_t v);
+
+#endif /* REDUCE_BENCH_BENCH_H */

@@ -1,0 +1,157 @@
+/*
+ * checks.c - what a result of reduce-bench must be (see checks.h).
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ *
+ * Element types, their values and patterns come from the tests'
+ * tests/lib/elements.h, the expected results from tests/lib/reference.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpureduce.h"
+
+#include "elements.h"
+#include "reference.h"
+
+#include "bench.h"
+#include "bench_cuda.h"
+#include "checks.h"
+
+/* ---- results ---------------------------------------------------------------- */
+
+int op_is_arg(gpureduce_op_t op) { return op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX; }
+
+int op_is_extremum(gpureduce_op_t op) { return op == GPUREDUCE_MIN || op == GPUREDUCE_MAX; }
+
+/* The type a result is printed as: an index, the element, or the
+ * accumulator (f32 or f64; i64 or u64). */
+static gpureduce_type_t result_type(gpureduce_type_t t, gpureduce_op_t op, unsigned flags) {
+  if (op_is_arg(op)) return GPUREDUCE_U64;
+  if (op_is_extremum(op)) return t;
+  if (TU_TYPE(t)->is_float) return tu_acc_is_double(t, flags) ? GPUREDUCE_F64 : GPUREDUCE_F32;
+  return TU_TYPE(t)->is_signed ? GPUREDUCE_I64 : GPUREDUCE_U64;
+}
+
+/* The bits of a result of type rt in host memory. */
+static uint64_t result_bits(gpureduce_type_t rt, const void *p) {
+  return tu_load(p, 0, TU_TYPE(rt)->size);
+}
+
+static void format_result(gpureduce_type_t rt, const void *p, char *buf, size_t size) {
+  const tu_type *t = TU_TYPE(rt);
+  const uint64_t bits = result_bits(rt, p);
+  if (t->is_float && t->size == 2)
+    snprintf(buf, size, "0x%04x (%.9g)", (unsigned)bits, tu_value(rt, bits));
+  else if (t->is_float)
+    snprintf(buf, size, "%.17g", tu_value(rt, bits));
+  else if (t->is_signed)
+    snprintf(buf, size, "%lld", (long long)tu_int_widen(rt, bits));
+  else
+    snprintf(buf, size, "%llu", (unsigned long long)bits);
+}
+
+/* ---- checks --------------------------------------------------------------- */
+
+static void verdict_wrong(struct verdict *v, gpureduce_type_t rt, const void *got, const char *fmt,
+                          ...) PRINTF_LIKE(4, 5);
+static void verdict_wrong(struct verdict *v, gpureduce_type_t rt, const void *got, const char *fmt,
+                          ...) {
+  char value[64], why[160];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  format_result(rt, got, value, sizeof value);
+  v->wrong = 1;
+  snprintf(v->detail, sizeof v->detail, "result %s, %s", value, why);
+}
+
+static void compare_bits(struct verdict *v, gpureduce_type_t rt, const void *got,
+                         const void *want, const char *what) {
+  char value[64];
+  v->exact = 1;
+  if (result_bits(rt, got) == result_bits(rt, want)) return;
+  format_result(rt, want, value, sizeof value);
+  verdict_wrong(v, rt, got, "expected %s (%s)", value, what);
+}
+
+/* rt is a floating type. */
+static void compare_bound(struct verdict *v, gpureduce_type_t rt, const void *got, double want,
+                          double bound, const char *what) {
+  const double r = tu_value(rt, result_bits(rt, got));
+  if (fabs(r - want) <= bound) return;
+  verdict_wrong(v, rt, got, "expected %.17g within %.3g (%s)", want, bound, what);
+}
+
+struct verdict check_same(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
+                          const void *got, const void *want, const char *what) {
+  struct verdict v = {0, 0, ""};
+  compare_bits(&v, result_type(t, op, flags), got, want, what);
+  return v;
+}
+
+struct verdict check_near_f32(float got, double want, double bound, const char *what) {
+  struct verdict v = {0, 0, ""};
+  compare_bound(&v, GPUREDUCE_F32, &got, want, bound, what);
+  return v;
+}
+
+/*
+ * Exact, except sums with a float accumulator when n > 2^24: some partial
+ * sums of ones are then not representable, and the check allows
+ * (log2 n + 8) roundings of n.
+ */
+struct verdict check_ones(gpureduce_type_t t, gpureduce_op_t op, unsigned flags, size_t n,
+                          const void *got) {
+  struct verdict v = {0, 0, ""};
+  const gpureduce_type_t rt = result_type(t, op, flags);
+  unsigned char want[8] = {0};
+  if (op_is_extremum(op)) {
+    bench_fill_ones_host(want, 1, t);
+  } else if (!op_is_arg(op)) { /* ARGMIN, ARGMAX: index 0, want as it is */
+    const uint64_t count = op == GPUREDUCE_PROD ? 1 : n;
+    uint64_t bits = count;
+    if (rt == GPUREDUCE_F32 && count > ((uint64_t)1 << 24)) {
+      compare_bound(&v, rt, got, (double)count, (ceil_log2(count) + 8) * ldexp((double)count, -24),
+                    "the sum of n ones, not exact in float past 2^24");
+      return v;
+    }
+    if (TU_TYPE(rt)->is_float && tu_pattern_of(rt, (double)count, &bits) != 0)
+      fatal(EXIT_WRONG, "internal error: %llu is not exact in %s", (unsigned long long)count,
+            gpureduce_type_name(rt));
+    tu_store(want, 0, TU_TYPE(rt)->size, bits);
+  }
+  compare_bits(&v, rt, got, want, "all-ones input");
+  return v;
+}
+
+struct verdict check_reference(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
+                               const void *x, size_t n, const void *got) {
+  struct verdict v = {0, 0, ""};
+  struct ref_answer ref;
+  const int r = ref_answer(x, n, t, op, flags, &ref);
+  if (r == -2) fatal(EXIT_WRONG, "out of host memory (the tests' reference, n = %zu)", n);
+  if (r != 0)
+    fatal(EXIT_WRONG, "internal error: the tests' reference has no answer for %s %s, n = %zu",
+          gpureduce_type_name(t), gpureduce_op_name(op), n);
+  const gpureduce_type_t rt = result_type(t, op, flags);
+  if (ref.has_bound) {
+    const double value = ref_result_value(ref.result_bytes, result_bits(rt, got));
+    if (!(fabsl((long double)value - ref.exact) <= ref.bound)) {
+      verdict_wrong(&v, rt, got, "expected %.17Lg within %.3g (the tests' reference, its bound)",
+                    ref.exact, ref.bound);
+      return v;
+    }
+  }
+  unsigned char want[8];
+  tu_store(want, 0, ref.result_bytes, ref.bits);
+  compare_bits(&v, rt, got, want, "the tests' reference");
+  return v;
+}

@@ -1,0 +1,372 @@
+/*
+ * options.c - reduce-bench's command line: the usage text (the one source
+ * of --help and of reduce-bench(1)), getopt_long and the checks across
+ * options (see options.h).
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+/* getopt_long also under -std=c11. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpureduce.h"
+
+#include "bench.h"
+#include "bench_cuda.h"
+#include "options.h"
+
+#define LADDER_MIN_REPEAT 10
+#define SWEEP_REPEAT 5
+#define MAX_N ((uint64_t)1 << 40)
+#define MAX_OFFSET ((uint64_t)1 << 30)
+
+/* ---- usage: one array, the source of --help and of the man page -------- */
+
+static const char *const usage_text[] = {
+    "Usage: reduce-bench [OPTION]...",
+    "Time gpureduce's reductions against the classic CUDA reduction kernels,",
+    "CUB and a read-only bandwidth probe, and check every result.",
+    "",
+    "With no option, the ladder: n = 2^24-611 floats, all 1.0, reduced by the",
+    "six teaching rungs v1..v6, by gpureduce (gpureduce_sum_f32), by CUB",
+    "(cub::DeviceReduce::Sum) and read by the probe; every sum must be exactly",
+    "n.  Time: median of --repeat runs of one whole reduction after 3 warm-up",
+    "runs (CUDA events).  GB/s: bytes read by all passes / time; % of limit:",
+    "against the probe's GB/s on a 1 GiB buffer.",
+    "",
+    "Options:",
+    "  --n N             elements (default 2^24-611): a decimal number, 2^K,",
+    "                    2^K+M or 2^K-M, or a number with the suffix K, M or G",
+    "                    (times 2^10, 2^20, 2^30): 16M, 1G",
+    "  --op NAME         sum, prod, min, max, argmin, argmax, sum_abs or",
+    "                    sum_squares (default sum)",
+    "  --type NAME       f16, bf16, f32, f64, i8, u8, i32, u32, i64 or u64",
+    "                    (default f32); the ladder rungs are f32 sum only, other",
+    "                    operations and types get rows gpureduce, cub and probe",
+    "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs or sum_squares in",
+    "                    double (GPUREDUCE_ACCUMULATE_F64)",
+    "  --offset K        start the input K elements into its allocation, so it",
+    "                    is misaligned (default 0)",
+    "  --device D        CUDA device ordinal (default 0); given with --backend",
+    "                    auto and no device, exit status 3 (no host fallback)",
+    "  --backend B       auto, cuda or host (default auto: CUDA when a device",
+    "                    exists, else the host backend)",
+    "  --only LIST       rows of the ladder to run, comma separated: 1 to 6 (or",
+    "                    v1 to v6), lib, cub, probe",
+    "  --repeat R        timed runs (ladder: default and minimum 10) or timed",
+    "                    batches of 20 calls (--sweep: default 5)",
+    "  --sweep           time n = 2^10, 2^11, ..., 2^30 and 2^24-611 (host",
+    "                    backend: up to 2^26) on random data: gpureduce, CUB,",
+    "                    the probe and, for the f32 sum, an atomic",
+    "                    (nondeterministic) kernel; gpureduce's results are",
+    "                    checked against the tests' reference (tests/lib) and,",
+    "                    on CUDA, bit for bit against the host backend",
+    "  --tune            measure the fastest block count of every size bucket",
+    "                    for --op and --type (gpureduce_autotune), print default",
+    "                    and tuned counts and times, save them in the tuning",
+    "                    cache and exit",
+    "  --blocks B        launch gpureduce with B blocks at every size (it",
+    "                    changes no result, only speed; gpureduce_set_blocks)",
+    "  --csv             print comma-separated values: a header line, one line",
+    "                    per row",
+    "  --json            print one JSON object",
+    "  --no-check        do not check the results",
+    "  --version         print the version and exit",
+    "  --help            print this help and exit",
+    "",
+    "Exit status:",
+    "  0  every result right",
+    "  1  a wrong result, a CUDA call or a memory allocation failed, or --tune",
+    "     could not write the tuning cache",
+    "  2  a bad option or value",
+    "  3  no CUDA device: --backend cuda or --tune without one, or --device D",
+    "     that does not exist",
+};
+
+static void print_usage(FILE *f) {
+  for (size_t i = 0; i < sizeof usage_text / sizeof usage_text[0]; ++i)
+    fprintf(f, "%s\n", usage_text[i]);
+}
+
+/* One line "reduce-bench: ..." on stderr, the usage, exit 2. */
+static _Noreturn void usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+static _Noreturn void usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
+  print_usage(stderr);
+  exit(EXIT_USAGE);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+#define RUNG_ROWS ((1u << ROW_LIB) - 1u)
+
+static int parse_decimal(const char **p, uint64_t *v) {
+  const char *s = *p;
+  uint64_t x = 0;
+  if (!isdigit((unsigned char)*s)) return -1;
+  for (; isdigit((unsigned char)*s); ++s) {
+    const unsigned d = (unsigned)(*s - '0');
+    if (x > (UINT64_MAX - d) / 10) return -1;
+    x = x * 10 + d;
+  }
+  *p = s;
+  *v = x;
+  return 0;
+}
+
+/* "2^K", "2^K+M", "2^K-M", "D", "DK", "DM", "DG"; -1 on garbage or overflow. */
+static int parse_count(const char *s, uint64_t *out) {
+  const char *p = s;
+  uint64_t v, m;
+  if (p[0] == '2' && p[1] == '^') {
+    p += 2;
+    if (parse_decimal(&p, &m) || m > 62) return -1;
+    v = (uint64_t)1 << m;
+    if (*p == '+' || *p == '-') {
+      const char sign = *p++;
+      if (parse_decimal(&p, &m)) return -1;
+      if (sign == '+' ? m > UINT64_MAX - v : m > v) return -1;
+      v = sign == '+' ? v + m : v - m;
+    }
+  } else {
+    if (parse_decimal(&p, &v)) return -1;
+    const char *suffixes = "KMG";
+    const char *hit = *p ? strchr(suffixes, toupper((unsigned char)*p)) : NULL;
+    if (hit) {
+      const unsigned shift = 10u * (unsigned)(hit - suffixes + 1);
+      if (v > (UINT64_MAX >> shift)) return -1;
+      v <<= shift;
+      ++p;
+    }
+  }
+  if (*p) return -1;
+  *out = v;
+  return 0;
+}
+
+static size_t option_count(const char *name, const char *arg, uint64_t min, uint64_t max) {
+  uint64_t v;
+  if (parse_count(arg, &v))
+    usage_error("--%s: '%s' is not a count (a decimal number, 2^K, 2^K+M, 2^K-M or 16M style)",
+                name, arg);
+  if (v < min || v > max)
+    usage_error("--%s: %s is out of range (%llu to %llu)", name, arg, (unsigned long long)min,
+                (unsigned long long)max);
+  return (size_t)v;
+}
+
+static int option_int(const char *name, const char *arg, int min, int max) {
+  const char *p = arg;
+  uint64_t v;
+  if (parse_decimal(&p, &v) || *p)
+    usage_error("--%s: '%s' is not a non-negative decimal number", name, arg);
+  if (v < (uint64_t)min || v > (uint64_t)max)
+    usage_error("--%s: %s is out of range (%d to %d)", name, arg, min, max);
+  return (int)v;
+}
+
+static gpureduce_op_t option_op(const char *arg) {
+  for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
+    if (strcmp(arg, gpureduce_op_name((gpureduce_op_t)op)) == 0) return (gpureduce_op_t)op;
+  usage_error("--op: unknown operation '%s'", arg);
+}
+
+static gpureduce_type_t option_type(const char *arg) {
+  for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t)
+    if (strcmp(arg, gpureduce_type_name((gpureduce_type_t)t)) == 0) return (gpureduce_type_t)t;
+  usage_error("--type: unknown type '%s'", arg);
+}
+
+static enum backend option_backend(const char *arg) {
+  if (strcmp(arg, "auto") == 0) return BACKEND_AUTO;
+  if (strcmp(arg, "cuda") == 0) return BACKEND_CUDA;
+  if (strcmp(arg, "host") == 0) return BACKEND_HOST;
+  usage_error("--backend: '%s' is not auto, cuda or host", arg);
+}
+
+static int only_row(const char *item, size_t len) {
+  static const char *const names[ROW_COUNT] = {"1", "2", "3", "4", "5", "6", "lib", "cub", "probe"};
+  if (len == 2 && item[0] == 'v' && item[1] >= '1' && item[1] <= '6') return item[1] - '1';
+  if (len == 9 && strncmp(item, "gpureduce", 9) == 0) return ROW_LIB;
+  for (int r = 0; r < ROW_COUNT; ++r)
+    if (strlen(names[r]) == len && strncmp(item, names[r], len) == 0) return r;
+  return -1;
+}
+
+static unsigned option_only(const char *arg) {
+  unsigned mask = 0;
+  const char *p = arg;
+  for (;;) {
+    const size_t len = strcspn(p, ",");
+    const int row = only_row(p, len);
+    if (row < 0) usage_error("--only: '%.*s' is not a row (1 to 6, lib, cub, probe)", (int)len, p);
+    mask |= 1u << row;
+    if (!p[len]) break;
+    p += len + 1;
+  }
+  return mask;
+}
+
+enum {
+  OPT_N = 256,
+  OPT_OP,
+  OPT_TYPE,
+  OPT_F64,
+  OPT_OFFSET,
+  OPT_DEVICE,
+  OPT_BACKEND,
+  OPT_ONLY,
+  OPT_REPEAT,
+  OPT_SWEEP,
+  OPT_TUNE,
+  OPT_BLOCKS,
+  OPT_CSV,
+  OPT_JSON,
+  OPT_NO_CHECK,
+  OPT_VERSION,
+  OPT_HELP
+};
+
+static const struct option long_options[] = {
+    {"n", required_argument, NULL, OPT_N},
+    {"op", required_argument, NULL, OPT_OP},
+    {"type", required_argument, NULL, OPT_TYPE},
+    {"f64-accumulate", no_argument, NULL, OPT_F64},
+    {"offset", required_argument, NULL, OPT_OFFSET},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"only", required_argument, NULL, OPT_ONLY},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"sweep", no_argument, NULL, OPT_SWEEP},
+    {"tune", no_argument, NULL, OPT_TUNE},
+    {"blocks", required_argument, NULL, OPT_BLOCKS},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"no-check", no_argument, NULL, OPT_NO_CHECK},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+static const char *option_name(int val) {
+  for (const struct option *o = long_options; o->name; ++o)
+    if (o->val == val) return o->name;
+  return "?";
+}
+
+const char *cub_text(char *buf, size_t size) {
+  const int v = bench_cub_version();
+  if (!bench_cub_built())
+    snprintf(buf, size, "not built");
+  else
+    snprintf(buf, size, "%d.%d.%d", v / 100000, v / 100 % 1000, v % 100);
+  return buf;
+}
+
+static void print_version(void) {
+#ifdef PACKAGE_VERSION
+  const char *version = PACKAGE_VERSION;
+#else
+  const char *version = gpureduce_version_string();
+#endif
+  printf(PROGRAM " (gpureduce) %s\n", version);
+  printf("library %s (built against header %s), reduction order version %d\n",
+         gpureduce_version_string(), GPUREDUCE_VERSION_STRING, GPUREDUCE_ORDER_VERSION);
+  char cub[32];
+  printf("CUB comparison: %s\n", cub_text(cub, sizeof cub));
+}
+
+int is_plain_f32_sum(const struct options *o) {
+  return o->type == GPUREDUCE_F32 && o->op == GPUREDUCE_SUM && !o->flags;
+}
+
+/* Cross-option rules, after every option was read. */
+static void check_options(struct options *o) {
+  if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
+    usage_error(
+        "--f64-accumulate applies to the f32 sum, prod, sum_abs and sum_squares, "
+        "not to %s %s",
+        gpureduce_type_name(o->type), gpureduce_op_name(o->op));
+  if (o->sweep && o->n_given) usage_error("--n and --sweep: the sweep has its own sizes");
+  if (o->tune && (o->sweep || o->only_given || o->blocks || o->offset))
+    usage_error("--tune: only --op, --type, --f64-accumulate, --n (the largest size), "
+                "--device and the output format apply");
+  if (o->tune && o->backend == BACKEND_HOST)
+    usage_error("--tune: block counts are for CUDA devices, not the host backend");
+  if (o->sweep && o->only_given)
+    usage_error("--only selects ladder rows; it does not apply to --sweep");
+  if (o->only_given && (o->only & RUNG_ROWS) && !is_plain_f32_sum(o))
+    usage_error(
+        "--only: the ladder rungs 1 to 6 are f32 sum only (no --op, --type or "
+        "--f64-accumulate)");
+  if (o->offset > SIZE_MAX / 16 - o->n) usage_error("--offset: too large for --n");
+}
+
+/* --repeat's default, and the ladder's minimum. */
+static void default_repeat(struct options *o) {
+  if (!o->repeat_given) o->repeat = o->sweep ? SWEEP_REPEAT : LADDER_MIN_REPEAT;
+  if (!o->sweep && o->repeat < LADDER_MIN_REPEAT) {
+    fprintf(stderr, PROGRAM ": --repeat %d raised to %d, the ladder's minimum\n", o->repeat,
+            LADDER_MIN_REPEAT);
+    o->repeat = LADDER_MIN_REPEAT;
+  }
+}
+
+void parse_options(int argc, char **argv, struct options *o) {
+  memset(o, 0, sizeof *o);
+  o->n = LADDER_N;
+  o->op = GPUREDUCE_SUM;
+  o->type = GPUREDUCE_F32;
+  o->only = (1u << ROW_COUNT) - 1u;
+  o->check = 1;
+  int format_options = 0;
+  opterr = 0;
+  for (;;) {
+    const int c = getopt_long(argc, argv, ":", long_options, NULL);
+    if (c == -1) break;
+    switch (c) {
+      case OPT_N: o->n = option_count("n", optarg, 1, MAX_N), o->n_given = 1; break;
+      case OPT_OP: o->op = option_op(optarg); break;
+      case OPT_TYPE: o->type = option_type(optarg); break;
+      case OPT_F64: o->flags |= GPUREDUCE_ACCUMULATE_F64; break;
+      case OPT_OFFSET: o->offset = option_count("offset", optarg, 0, MAX_OFFSET); break;
+      case OPT_DEVICE:
+        o->device = option_int("device", optarg, 0, 1023), o->device_given = 1;
+        break;
+      case OPT_BACKEND: o->backend = option_backend(optarg); break;
+      case OPT_ONLY: o->only = option_only(optarg), o->only_given = 1; break;
+      case OPT_REPEAT:
+        o->repeat = option_int("repeat", optarg, 1, 100000), o->repeat_given = 1;
+        break;
+      case OPT_SWEEP: o->sweep = 1; break;
+      case OPT_TUNE: o->tune = 1; break;
+      case OPT_BLOCKS: o->blocks = (unsigned)option_int("blocks", optarg, 1, 2147483647); break;
+      case OPT_CSV: o->format = FORMAT_CSV, ++format_options; break;
+      case OPT_JSON: o->format = FORMAT_JSON, ++format_options; break;
+      case OPT_NO_CHECK: o->check = 0; break;
+      case OPT_VERSION: print_version(); exit(EXIT_OK);
+      case OPT_HELP: print_usage(stdout); exit(EXIT_OK);
+      case ':': usage_error("--%s needs a value", option_name(optopt));
+      default: usage_error("unknown or ambiguous option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) usage_error("unexpected argument '%s'", argv[optind]);
+  if (format_options > 1) usage_error("--csv and --json: choose one output format");
+  check_options(o);
+  default_repeat(o);
+}

@@ -1,0 +1,67 @@
+/*
+ * options.h - reduce-bench's command line.
+ *
+ * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ */
+#ifndef REDUCE_BENCH_OPTIONS_H
+#define REDUCE_BENCH_OPTIONS_H
+
+#include <stddef.h>
+
+#include "gpureduce.h"
+
+#define LADDER_N (((size_t)1 << 24) - 611) /* 611 = 13 x 47: no block size divides n */
+
+enum backend { BACKEND_AUTO, BACKEND_CUDA, BACKEND_HOST };
+enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+/* Rows of the ladder, in order; also the bits of --only. */
+enum row_id {
+  ROW_V1,
+  ROW_V2,
+  ROW_V3,
+  ROW_V4,
+  ROW_V5,
+  ROW_V6,
+  ROW_LIB,
+  ROW_CUB,
+  ROW_PROBE,
+  ROW_COUNT
+};
+
+struct options {
+  size_t n;
+  int n_given;
+  int device_given;
+  gpureduce_op_t op;
+  gpureduce_type_t type;
+  unsigned flags;
+  size_t offset;
+  int device;
+  enum backend backend;
+  enum format format;
+  unsigned only; /* bits of enum row_id */
+  int only_given;
+  int repeat;
+  int repeat_given;
+  int sweep;
+  int check;
+  int tune;
+  unsigned blocks; /* 0: the library's choice */
+};
+
+/*
+ * Read argv into o, with the defaults: --repeat 10 for the ladder (a
+ * smaller value raised to it, with a line on stderr), 5 for --sweep.
+ * --help and --version print and exit 0; a bad option or value prints
+ * one line and the usage on stderr and exits 2.
+ */
+void parse_options(int argc, char **argv, struct options *o);
+
+/* The f32 sum without flags: the operation of the ladder's rungs. */
+int is_plain_f32_sum(const struct options *o);
+
+/* The CUB version compared with, "3.0.1", or "not built". */
+const char *cub_text(char *buf, size_t size);
+
+#endif /* REDUCE_BENCH_OPTIONS_H */
