@@ -53,8 +53,9 @@ GPUREDUCE_API const char *gpureduce_ladder_name(gpureduce_ladder_rung_t rung);
  * @return GPUREDUCE_SUCCESS, GPUREDUCE_ERROR_UNSUPPORTED (unknown rung) or
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (bytes is NULL).
  */
-GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_ladder_workspace_size(
-    gpureduce_ladder_rung_t rung, size_t n, size_t *bytes);
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_ladder_workspace_size(gpureduce_ladder_rung_t rung, size_t n,
+    size_t *bytes);
 
 /**
  * Sum n floats with one ladder rung, all the way to one float.
@@ -75,10 +76,10 @@ GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_ladder_workspace_
  *         or the host handle), GPUREDUCE_ERROR_WRONG_MEMORY_SPACE,
  *         GPUREDUCE_ERROR_CUDA.
  */
-GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_ladder_sum_f32(
-    gpureduce_ladder_rung_t rung, const float *input, float *output, size_t n,
-    void *workspace, size_t workspace_bytes, unsigned *launches,
-    gpureduce_handle_t handle);
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_ladder_sum_f32(gpureduce_ladder_rung_t rung, const float *input,
+    float *output, size_t n, void *workspace, size_t workspace_bytes,
+    unsigned *launches, gpureduce_handle_t handle);
 
 #ifdef __cplusplus
 }

@@ -91,12 +91,10 @@ typedef struct gpureduce_tune_row {
  *         buffer); GPUREDUCE_ERROR_CUDA; GPUREDUCE_ERROR_TUNE_CACHE (tuned,
  *         but the cache was not written).
  */
-GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_autotune(gpureduce_handle_t handle,
-                                                    gpureduce_type_t type,
-                                                    gpureduce_op_t op, unsigned flags,
-                                                    size_t max_n,
-                                                    gpureduce_tune_row_t *rows,
-                                                    size_t max_rows, size_t *row_count);
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_autotune(gpureduce_handle_t handle, gpureduce_type_t type,
+    gpureduce_op_t op, unsigned flags, size_t max_n, gpureduce_tune_row_t *rows,
+    size_t max_rows, size_t *row_count);
 
 /**
  * The block count a CUDA handle launches for (type, op, flags) at n
@@ -108,11 +106,9 @@ GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_autotune(gpureduc
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (blocks NULL),
  *         GPUREDUCE_ERROR_UNSUPPORTED (host handle or bad combination).
  */
-GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_get_blocks(gpureduce_handle_t handle,
-                                                      gpureduce_type_t type,
-                                                      gpureduce_op_t op, unsigned flags,
-                                                      size_t n, unsigned *blocks,
-                                                      int *tuned);
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_get_blocks(gpureduce_handle_t handle, gpureduce_type_t type,
+    gpureduce_op_t op, unsigned flags, size_t n, unsigned *blocks, int *tuned);
 
 /**
  * Set the block count for the size bucket of n (0 restores the model).
@@ -123,10 +119,9 @@ GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_get_blocks(gpured
  *         limit), GPUREDUCE_ERROR_UNSUPPORTED (host handle or bad
  *         combination).
  */
-GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_set_blocks(gpureduce_handle_t handle,
-                                                      gpureduce_type_t type,
-                                                      gpureduce_op_t op, unsigned flags,
-                                                      size_t n, unsigned blocks);
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_set_blocks(gpureduce_handle_t handle, gpureduce_type_t type,
+    gpureduce_op_t op, unsigned flags, size_t n, unsigned blocks);
 
 /**
  * What the handle found in the tuning cache at creation, and the file's
@@ -134,9 +129,9 @@ GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_set_blocks(gpured
  * @return GPUREDUCE_SUCCESS, GPUREDUCE_ERROR_INVALID_HANDLE,
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (state NULL).
  */
-GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t gpureduce_tune_cache_state(gpureduce_handle_t handle,
-                                                            gpureduce_tune_cache_t *state,
-                                                            const char **path);
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_tune_cache_state(gpureduce_handle_t handle,
+    gpureduce_tune_cache_t *state, const char **path);
 
 #ifdef __cplusplus
 }
