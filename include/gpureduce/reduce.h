@@ -67,6 +67,29 @@ gpureduce_reduce(const void *input, void *output, size_t n, gpureduce_type_t typ
                  gpureduce_op_t op, unsigned flags, gpureduce_handle_t handle);
 
 /**
+ * Reduce each of `batch` vectors of n elements to one value, in one call:
+ * the rows or the columns of a strided matrix.
+ *
+ * Vector b (0 <= b < batch) has the elements
+ * input + b*batch_stride + i*element_stride (0 <= i < n), counted in
+ * elements, not bytes; strides may be negative or zero.  Result b is
+ * written gpureduce_result_size(type, op, flags) bytes apart:
+ *   rows of a row-major R x C matrix, leading dimension ld:
+ *       batch = R, n = C, batch_stride = ld, element_stride = 1;
+ *   its columns:
+ *       batch = C, n = R, batch_stride = 1, element_stride = ld.
+ *
+ * Result b has the exact bits gpureduce_reduce() gives for vector b copied
+ * into a contiguous buffer of its own, for every op, type and flag: it
+ * depends on vector b's elements only, not on batch, the strides, the
+ * launch shape, the tuner, the GPU or the backend.
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n,
+                         int64_t batch_stride, int64_t element_stride, gpureduce_type_t type,
+                         gpureduce_op_t op, unsigned flags, gpureduce_handle_t handle);
+
+/**
  * Sum of n floats: gpureduce_reduce(input, output, n, GPUREDUCE_F32,
  * GPUREDUCE_SUM, 0, handle), with the same memory spaces, order and
  * statuses.  Example: {1, 2, 3.5} gives 6.5.

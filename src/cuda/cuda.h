@@ -36,6 +36,18 @@ gpureduce_status_t gr_cuda_reduce(struct gpureduce_handle *h, const void *input,
                                   void *output, uint64_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags, unsigned grid);
 
+/* dispatch_batched.cu: `batch` vectors of n elements, vector b's element i
+ * at input + b*batch_stride + i*element_stride elements, result b at
+ * output + b*result_size; one kernel enqueued on the handle's stream (none
+ * when batch == 0).  The API layer (api/batched.c) has checked every
+ * argument: strides that cannot overflow, no overlap, n > 0 for the arg
+ * ops.  Each result has the bits of gr_cuda_reduce() on vector b alone. */
+gpureduce_status_t gr_cuda_reduce_batched(struct gpureduce_handle *h, const void *input,
+                                          void *output, uint64_t batch, uint64_t n,
+                                          int64_t batch_stride, int64_t element_stride,
+                                          gpureduce_type_t type, gpureduce_op_t op,
+                                          unsigned flags);
+
 /* ladder.cu: the teaching rungs. */
 gpureduce_status_t gr_cuda_ladder(struct gpureduce_handle *h, gpureduce_ladder_rung_t rung,
                                   const float *input, float *output, uint64_t n,

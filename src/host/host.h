@@ -17,4 +17,13 @@ gpureduce_status_t gr_host_reduce(struct gpureduce_handle *h, const void *input,
                                   void *output, uint64_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags);
 
+/* The batched reduction (layout as gr_cuda_reduce_batched, cuda/cuda.h);
+ * the API layer has checked every argument.  Result b has the bits of
+ * gr_host_reduce() on vector b copied to a contiguous buffer. */
+gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void *input,
+                                          void *output, uint64_t batch, uint64_t n,
+                                          int64_t batch_stride, int64_t element_stride,
+                                          gpureduce_type_t type, gpureduce_op_t op,
+                                          unsigned flags);
+
 #endif /* GR_HOST_HOST_H */
