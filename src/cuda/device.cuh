@@ -16,12 +16,19 @@ namespace gr {
 
 /* The workspace a CUDA handle allocates once (cudaMalloc, cleared): the
  * group roots of a launch, the production kernel's ticket and the
- * ladder's v6 ticket (each on its own 64-byte line).  The tickets are
- * zero between launches: the last block of each launch resets its own. */
+ * ladder's v6 ticket (each on its own 64-byte line), then the batched
+ * kernels' roots (kBatchRoots of them, GR_ROOT_BYTES each) and their
+ * tickets (kBatchTickets, one per vector or column group whose tiles
+ * several blocks share).  The tickets are zero between launches: the last
+ * block of each launch (or of each vector) resets its own. */
 constexpr unsigned kWsRoots = 0;
 constexpr unsigned kWsTicket = GR_MAX_ROOTS * GR_ROOT_BYTES;
 constexpr unsigned kWsLadderTicket = kWsTicket + 64u;
-constexpr unsigned kWorkspaceBytes = GR_MAX_ROOTS * GR_ROOT_BYTES + 256u;
+constexpr unsigned kBatchRoots = 65536u;   /* 1 MiB */
+constexpr unsigned kBatchTickets = 16384u; /* 64 KiB */
+constexpr unsigned kWsBatchRoots = GR_MAX_ROOTS * GR_ROOT_BYTES + 256u;
+constexpr unsigned kWsBatchTickets = kWsBatchRoots + kBatchRoots * GR_ROOT_BYTES;
+constexpr unsigned kWorkspaceBytes = kWsBatchTickets + kBatchTickets * 4u;
 
 /* Make `device` current for the lifetime of the object, then restore the
  * caller's.  Every entry point that touches the device holds one, so a

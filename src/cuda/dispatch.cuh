@@ -1,7 +1,7 @@
 /*
- * cuda/dispatch.cuh - what the dispatch layer (dispatch.cu) and the
- * kernels share: the production kernel's parameter block and the lookup
- * of the kernel of an (op, type).  Host and device C++.  Not installed.
+ * cuda/dispatch.cuh - what the dispatch layers (dispatch.cu,
+ * dispatch_batched.cu) and the kernels share: the kernels' parameter
+ * blocks and the lookup of the kernels of an (op, type).  Host and device C++.  Not installed.
  */
 #ifndef GR_CUDA_DISPATCH_CUH
 #define GR_CUDA_DISPATCH_CUH
@@ -24,6 +24,29 @@ struct ReduceParams {
   unsigned group_log2;
 };
 
+/* Parameters of the batched kernels, one struct for every instantiation. */
+struct BatchedParams {
+  const void *input;
+  void *output;
+  uint64_t batch, n;
+  int64_t batch_stride, element_stride; /* elements */
+  uint64_t tiles;      /* tiles of one vector */
+  uint64_t groups;     /* tile groups of one vector (tiles, columns kernels) */
+  unsigned group_log2; /* log2 of tiles per group */
+  unsigned g_log2;     /* rows kernel: log2 of the threads sharing a vector */
+  unsigned columns;    /* columns kernel: vectors per block (its block size) */
+  void *roots;         /* kBatchRoots roots of workspace */
+  unsigned *tickets;   /* kBatchTickets tickets, zero between launches */
+};
+
+/* Vectors a thread of batched_segment_kernel holds at once. */
+constexpr int kRowsPerThread = 4;
+
+/* The batched kernels of one (op, type) (kernel_batched.cuh). */
+struct BatchedKernels {
+  const void *segment, *segment_columns, *warp, *tiles, *columns;
+};
+
 /* reduce_kernel<Op> of (type, op, flags) as the address cudaLaunchKernel
  * takes, or nullptr for a combination without a meaning.  Defined in
  * instantiate_float.cu and instantiate_int.cu, one file a type family so
@@ -31,6 +54,13 @@ struct ReduceParams {
 const void *reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 const void *float_kernel_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 const void *int_kernel_for(gpureduce_type_t type, gpureduce_op_t op);
+
+/* The batched kernels of (type, op, flags), all nullptr for a combination
+ * without a meaning.  Defined in instantiate_batched_float.cu and
+ * instantiate_batched_int.cu. */
+BatchedKernels batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
+BatchedKernels float_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
+BatchedKernels int_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
 
 } /* namespace gr */
 

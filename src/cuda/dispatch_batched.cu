@@ -1,15 +1,159 @@
 /*
- * cuda/dispatch_batched.cu - the dispatch of gpureduce_reduce_batched() on
- * a CUDA handle.  (Placeholder while the kernels are written: every call
- * is refused.)
+ * cuda/dispatch_batched.cu - the dispatch layer of
+ * gpureduce_reduce_batched() on a CUDA handle: from the shape to one of
+ * the four batched kernels (kernel_batched.cuh), its plan and its launch
+ * shape, one launch on the handle's stream.  No allocation, no
+ * synchronization.  Which kernel and how many blocks change no bit of any
+ * result: every kernel computes each vector in the order of doc/ORDER.md.
+ *
+ *   one vector, contiguous          the 1-D kernel (gr_cuda_reduce)
+ *   contiguous, >= 2 tiles a vector batched_tiles_kernel, tile groups of
+ *                                   a size that gives the GPU enough
+ *                                   blocks
+ *   neighbouring vectors closer     batched_segment_kernel's columns
+ *   than neighbouring elements      form (<= 32 chunks), else
+ *                                   batched_columns_kernel
+ *   anything else, <= 32 chunks     batched_segment_kernel
+ *   anything else                   batched_warp_kernel
+ *
+ * Sharing a vector's tiles among blocks needs a root per group and a
+ * ticket per vector (or column group) from the handle's workspace
+ * (device.cuh: kBatchRoots, kBatchTickets); where a shape would need more,
+ * the groups grow (fewer blocks a vector), and with more vectors than
+ * tickets each vector is one group: a call never allocates.
  */
 #include <cuda_runtime.h>
 
 #include "cuda/cuda.h"
+#include "cuda/device.cuh"
+#include "cuda/dispatch.cuh"
+#include "cuda/ops.cuh"
+#include "order/order.h"
 
-extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const void *,
-                                                     void *, uint64_t, uint64_t, int64_t,
-                                                     int64_t, gpureduce_type_t,
-                                                     gpureduce_op_t, unsigned) {
-  return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "batched reductions are not built yet");
+namespace gr {
+namespace batched_impl {
+
+/* Blocks of 256 threads a launch aims at, per multiprocessor, so that
+ * tile groups are small enough to fill the GPU and the last wave is short. */
+constexpr uint64_t kTargetBlocksPerSm = 16;
+/* Upper bound of the grid (the kernels grid-stride beyond it). */
+constexpr uint64_t kMaxBlocksPerSm = 64;
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+unsigned ceil_log2(uint64_t x) {
+  unsigned l = 0;
+  while (((uint64_t)1 << l) < x) ++l;
+  return l;
+}
+
+/* The tile groups of `units` work units (vectors or column groups) of
+ * `tiles` tiles each: the smallest group size that gives about `target`
+ * items in all, within the workspace's roots (`vectors` roots a group)
+ * and tickets (one a unit); one group a vector when they do not fit. */
+void plan_groups(uint64_t tiles, uint64_t units, uint64_t vectors, uint64_t target,
+                 BatchedParams &p) {
+  const uint64_t want = units >= target ? 1 : ceil_div(target, units);
+  unsigned gl = 0;
+  while (ceil_div(tiles, (uint64_t)1 << gl) > want) ++gl;
+  for (;;) {
+    const uint64_t groups = ceil_div(tiles, (uint64_t)1 << gl);
+    if (groups <= 1 || (units <= kBatchTickets && vectors * groups <= kBatchRoots &&
+                        groups <= GR_MAX_ROOTS))
+      break;
+    ++gl;
+  }
+  if (units > kBatchTickets) gl = ceil_log2(tiles);
+  p.group_log2 = gl;
+  p.groups = ceil_div(tiles, (uint64_t)1 << gl);
+}
+
+uint64_t magnitude(int64_t s) { return s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s; }
+
+} /* namespace batched_impl */
+} /* namespace gr */
+
+gr::BatchedKernels gr::batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op,
+                                           unsigned flags) {
+  if (gpureduce_result_size(type, op, flags) == 0) return BatchedKernels{};
+  if (is_floating(type_family(type)))
+    return float_batched_kernels_for(type, op, (flags & GPUREDUCE_ACCUMULATE_F64) != 0);
+  return int_batched_kernels_for(type, op);
+}
+
+extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const void *input,
+                                                     void *output, uint64_t batch, uint64_t n,
+                                                     int64_t batch_stride,
+                                                     int64_t element_stride,
+                                                     gpureduce_type_t type, gpureduce_op_t op,
+                                                     unsigned flags) {
+  using namespace gr::batched_impl;
+  if (batch == 0) return GPUREDUCE_SUCCESS;
+  /* a vector of one element (or none) has no element stride */
+  if (n <= 1) element_stride = 1;
+  if (batch == 1 && element_stride == 1)
+    return gr_cuda_reduce(h, input, output, n, type, op, flags, 0);
+  const gr::BatchedKernels k = gr::batched_kernels_for(type, op, flags);
+  if (!k.segment)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no batched kernel for %s %s",
+                   gpureduce_type_name(type), gpureduce_op_name(op));
+
+  const size_t elem = gpureduce_type_size(type);
+  const uint64_t chunks = ceil_div(n, GR_CHUNK_BYTES / elem);
+  const uint64_t sms = h->sm_count > 0 ? (uint64_t)h->sm_count : 1;
+  gr::BatchedParams p = {};
+  p.input = input;
+  p.output = output;
+  p.batch = batch;
+  p.n = n;
+  p.batch_stride = batch_stride;
+  p.element_stride = element_stride;
+  p.tiles = gr_tile_count(n, elem);
+  p.groups = 1;
+  p.group_log2 = ceil_log2(p.tiles);
+  p.columns = 0;
+  p.roots = static_cast<char *>(h->workspace) + gr::kWsBatchRoots;
+  p.tickets =
+      reinterpret_cast<unsigned *>(static_cast<char *>(h->workspace) + gr::kWsBatchTickets);
+
+  const void *kernel;
+  uint64_t grid;
+  unsigned block = GR_LANES;
+  if (element_stride == 1 && p.tiles >= 2) {
+    kernel = k.tiles;
+    plan_groups(p.tiles, batch, batch, sms * kTargetBlocksPerSm, p);
+    grid = batch * p.groups;
+  } else if (element_stride != 1 && magnitude(batch_stride) < magnitude(element_stride)) {
+    if (chunks <= 32) {
+      kernel = k.segment_columns;
+      p.g_log2 = ceil_log2(chunks ? chunks : 1);
+      grid = ceil_div(batch, (uint64_t)(GR_LANES >> p.g_log2) * gr::kRowsPerThread);
+    } else {
+      kernel = k.columns;
+      p.columns = batch >= 256 ? 256u : batch > 64 ? 128u : batch > 32 ? 64u : 32u;
+      block = p.columns;
+      const uint64_t column_groups = ceil_div(batch, p.columns);
+      plan_groups(p.tiles, column_groups, batch, sms * kTargetBlocksPerSm * 2, p);
+      grid = column_groups * p.groups;
+    }
+  } else {
+    if (chunks <= 32) {
+      kernel = k.segment;
+      p.g_log2 = ceil_log2(chunks ? chunks : 1);
+      grid = ceil_div(batch, (uint64_t)(GR_LANES >> p.g_log2) * gr::kRowsPerThread);
+    } else {
+      kernel = k.warp;
+      p.g_log2 = 5;
+      grid = ceil_div(batch, GR_LANES / 32);
+    }
+  }
+  if (grid > sms * kMaxBlocksPerSm) grid = sms * kMaxBlocksPerSm;
+
+  gr::DeviceGuard guard(h->device);
+  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
+  void *args[] = {&p};
+  const cudaError_t err = cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(block), args, 0,
+                                           static_cast<cudaStream_t>(h->stream));
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaLaunchKernel");
+  return GPUREDUCE_SUCCESS;
 }

@@ -9,14 +9,16 @@
 
 namespace gr {
 
-/* v of the lane `delta` above this one (all 32 lanes take part). */
-template <class A> __device__ inline A shfl_down(A v, int delta) {
-  return __shfl_down_sync(0xffffffffu, v, delta);
+/* v of the lane `delta` above this one within its segment of `width`
+ * lanes (all 32 lanes take part; a lane whose source would leave the
+ * segment gets its own value back). */
+template <class A> __device__ inline A shfl_down(A v, int delta, int width = 32) {
+  return __shfl_down_sync(0xffffffffu, v, delta, width);
 }
 template <class W>
-__device__ inline ValueIndex<W> shfl_down(ValueIndex<W> v, int delta) {
-  return ValueIndex<W>{__shfl_down_sync(0xffffffffu, v.v, delta),
-                       __shfl_down_sync(0xffffffffu, v.i, delta)};
+__device__ inline ValueIndex<W> shfl_down(ValueIndex<W> v, int delta, int width = 32) {
+  return ValueIndex<W>{__shfl_down_sync(0xffffffffu, v.v, delta, width),
+                       __shfl_down_sync(0xffffffffu, v.i, delta, width)};
 }
 
 /* Rule 4's last five levels: the value of warp lane l combines with that
@@ -25,6 +27,16 @@ template <class Op>
 __device__ __forceinline__ typename Op::Acc warp_lane_tree(typename Op::Acc z) {
 #pragma unroll
   for (int s = 16; s >= 1; s >>= 1) z = Op::combine(z, shfl_down(z, s));
+  return z;
+}
+
+/* Rule 4's levels s = width/2, ..., 1 within each segment of `width` lanes
+ * (a power of two, at most 32): the segments' values end in their first
+ * lanes.  Used where a vector's lanes above `width` are all empty, so the
+ * levels above are combinations with the identity, which change nothing. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc segment_lane_tree(typename Op::Acc z, int width) {
+  for (int s = width / 2; s >= 1; s >>= 1) z = Op::combine(z, shfl_down(z, s, width));
   return z;
 }
 

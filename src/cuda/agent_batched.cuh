@@ -1,0 +1,177 @@
+/*
+ * cuda/agent_batched.cuh - the agent layer of the batched kernels: how
+ * threads compute the order of doc/ORDER.md for one vector of a batch,
+ * whatever its strides.
+ *
+ * A vector of the batch is `n` elements `x[i * stride]` (stride in
+ * elements, any sign).  Its chunks, lanes and tiles are those of
+ * doc/ORDER.md, counted in element indices of the vector, so every kernel
+ * here gives the bits gpureduce_reduce() gives for the vector copied to a
+ * buffer of its own.  Three ways to share a vector's lanes among threads,
+ * one per regime (kernel_batched.cuh says which kernel uses which):
+ *
+ *   segment  G threads (a power of two up to 32, G >= the vector's chunks)
+ *            share a vector of at most 32 chunks: thread t holds lane t,
+ *            one chunk; the lane tree is G-wide warp shuffles (the levels
+ *            above G combine empty lanes, the identity, and change
+ *            nothing).
+ *   warp     32 threads share a vector of any length, a tile at a time:
+ *            thread t holds the lanes t, t+32, ..., t+224, as the block
+ *            layer's lane tree does (block_reduce.cuh), with 16-byte loads
+ *            where the chunk is whole and aligned.
+ *   serial   one thread holds all the lanes of its vector, folded in the
+ *            order the lane tree combines them (bit-reversed lane index,
+ *            order/tree.h's counter): the columns kernel, where the
+ *            threads of a warp are neighbouring vectors.
+ *
+ * Loads never touch an element outside the vector: whole-chunk loads only
+ * for chunks inside it, scalar loads of the elements below n otherwise.
+ */
+#ifndef GR_CUDA_AGENT_BATCHED_CUH
+#define GR_CUDA_AGENT_BATCHED_CUH
+
+#include <cstdint>
+#include <cstring>
+
+#include "cuda/agent_reduce.cuh"
+#include "cuda/dispatch.cuh"
+#include "cuda/ops.cuh"
+#include "cuda/warp_reduce.cuh"
+#include "order/order.h"
+#include "order/tree.h"
+
+namespace gr {
+
+/* Up to V elements of one chunk as loaded: `count` of them (0 .. V) are
+ * the vector's, starting at element index `first`. */
+struct ChunkData {
+  uint4 raw;
+  int count;
+};
+
+/* Load the chunk of vector x (n elements, stride) whose first element is
+ * e0: one 16-byte load when the chunk is whole, contiguous and aligned,
+ * two aligned loads and a funnel shift when it is whole and contiguous but
+ * misaligned (both 16-byte blocks inside the vector), else scalar loads of
+ * the elements below n. */
+template <class In>
+__device__ __forceinline__ ChunkData load_vector_chunk(const In *x, int64_t stride, uint64_t n,
+                                                       uint64_t e0) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  ChunkData c;
+  c.raw = make_uint4(0, 0, 0, 0);
+  c.count = e0 >= n ? 0 : (n - e0 >= (uint64_t)V ? V : (int)(n - e0));
+  if (c.count == V && stride == 1) {
+    const In *p = x + e0;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    const unsigned m = (unsigned)(a % GR_CHUNK_BYTES);
+    if (m == 0) {
+      c.raw = load_chunk(reinterpret_cast<const uint4 *>(p));
+      return c;
+    }
+    const uintptr_t lo = a - m;
+    if (lo >= reinterpret_cast<uintptr_t>(x) &&
+        lo + 2 * GR_CHUNK_BYTES <= reinterpret_cast<uintptr_t>(x + n)) {
+      const uint4 *blk = reinterpret_cast<const uint4 *>(lo);
+      const uint4 b0 = load_chunk(blk), b1 = load_chunk(blk + 1);
+      const unsigned rbits = (m % 4) * 8;
+      switch (m / 4) {
+        case 0: c.raw = shift_chunk<0>(b0, b1, rbits); break;
+        case 1: c.raw = shift_chunk<1>(b0, b1, rbits); break;
+        case 2: c.raw = shift_chunk<2>(b0, b1, rbits); break;
+        default: c.raw = shift_chunk<3>(b0, b1, rbits); break;
+      }
+      return c;
+    }
+  }
+  In e[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) e[j] = j < c.count ? x[(int64_t)(e0 + j) * stride] : In(0);
+  memcpy(&c.raw, e, sizeof e);
+  return c;
+}
+
+/* Fold a loaded chunk into a lane's accumulator, element by element in
+ * index order (rule 3). */
+template <class Op>
+__device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkData &c,
+                                            uint64_t e0) {
+  using In = typename Op::In;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  In e[V];
+  memcpy(e, &c.raw, sizeof e);
+#pragma unroll
+  for (int j = 0; j < V; ++j)
+    if (j < c.count) acc = Op::combine(acc, Op::lift(e[j], e0 + j));
+}
+
+/* Rule 4's levels 4G, 2G and G for the eight lanes t + G*j (j = 0..7) one
+ * thread holds: lane j with j+4, then j with j+2, then j with j+1. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc combine_eight(const typename Op::Acc (&v)[8]) {
+  return Op::combine(Op::combine(Op::combine(v[0], v[4]), Op::combine(v[2], v[6])),
+                     Op::combine(Op::combine(v[1], v[5]), Op::combine(v[3], v[7])));
+}
+
+/* warp: the value of tile `tile` of vector x, computed by the 32 threads of
+ * a warp (thread t = lane of the warp), in lane 0. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, int64_t stride,
+                                                      uint64_t n, uint64_t tile, unsigned t) {
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  Acc lane[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) lane[j] = Op::identity();
+  const uint64_t tile_first = tile * GR_TILE_CHUNKS * V;
+#pragma unroll 1
+  for (int k = 0; k < kChunksPerLane; ++k) {
+    const uint64_t round_first = tile_first + (uint64_t)k * kThreads * V;
+    if (round_first >= n) break; /* the same for the whole warp */
+    ChunkData c[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      c[j] = load_vector_chunk(x, stride, n, round_first + (uint64_t)(t + 32 * j) * V);
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      fold_loaded<Op>(lane[j], c[j], round_first + (uint64_t)(t + 32 * j) * V);
+  }
+  return warp_lane_tree<Op>(combine_eight<Op>(lane));
+}
+
+/* serial: the value of tile `tile` of vector x, computed by one thread.
+ * The tile's lanes holding elements are 0 .. C-1; with P the power of two
+ * at or above C (at most 256), the lanes P and up are empty, so the lane
+ * tree is the tree over lanes 0 .. P-1 whose leaf order is the lane index
+ * with its log2(P) bits reversed: lane tree level s pairs lanes l and l+s,
+ * so the root splits on bit 0 of the lane index, its children on bit 1,
+ * and so on. */
+template <class Op>
+__device__ typename Op::Acc serial_tile(const typename Op::In *x, int64_t stride, uint64_t n,
+                                        uint64_t tile) {
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  const uint64_t first_chunk = tile * GR_TILE_CHUNKS;
+  const uint64_t chunks_left = (n + V - 1) / V - first_chunk;
+  const unsigned c = chunks_left < (uint64_t)kThreads ? (unsigned)chunks_left : kThreads;
+  const int bits = c <= 1 ? 0 : 32 - __clz(c - 1); /* log2 of P */
+  Acc stack[9], r = Op::identity();
+#pragma unroll 1
+  for (unsigned m = 0; m < (1u << bits); ++m) {
+    const unsigned l = bits ? __brev(m) >> (32 - bits) : 0u;
+    Acc a = Op::identity();
+#pragma unroll
+    for (int k = 0; k < kChunksPerLane; ++k) {
+      const uint64_t e0 = (first_chunk + l + (uint64_t)k * kThreads) * V;
+      const ChunkData d = load_vector_chunk(x, stride, n, e0);
+      fold_loaded<Op>(a, d, e0);
+    }
+    GR_TREE_PUSH(stack, m, a, Op::combine);
+  }
+  GR_TREE_FOLD(stack, 1u << bits, r, Op::combine);
+  return r;
+}
+
+} /* namespace gr */
+
+#endif /* GR_CUDA_AGENT_BATCHED_CUH */

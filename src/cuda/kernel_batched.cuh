@@ -1,0 +1,222 @@
+/*
+ * cuda/kernel_batched.cuh - the grid layer of gpureduce_reduce_batched():
+ * four kernels, one launch per call, each vector in the order of
+ * doc/ORDER.md (agent_batched.cuh), so result b has the bits of the 1-D
+ * reduction of vector b alone.  dispatch_batched.cu picks the kernel:
+ *
+ *   batched_segment_kernel  vectors of at most 32 chunks, any strides:
+ *                           G threads a vector (segment), each thread
+ *                           kRowsPerThread vectors at once so that enough
+ *                           loads are in flight for rows of a few
+ *                           elements; in its columns form the threads of
+ *                           a warp hold neighbouring vectors.
+ *   batched_warp_kernel     longer vectors of one tile, and strided
+ *                           vectors of any length: a warp a vector (warp).
+ *   batched_tiles_kernel    contiguous vectors of two tiles or more: a
+ *                           block a tile group of a vector, the 1-D agent
+ *                           (AgentReduce, agent_reduce.cuh).  When several
+ *                           groups share a vector, each block writes its
+ *                           group's root and the last block of the vector
+ *                           (per-vector ticket) combines them.
+ *   batched_columns_kernel  longer vectors that are neighbours in memory
+ *                           (batch stride 1: the columns of a row-major
+ *                           matrix):
+ *                           a thread a vector (serial), so a warp's loads
+ *                           are 32 neighbouring elements; tile groups of
+ *                           long columns are shared by blocks as above,
+ *                           with a ticket per column group.
+ * Tickets are zero between launches: the last block of a vector or column
+ * group resets its own.
+ */
+#ifndef GR_CUDA_KERNEL_BATCHED_CUH
+#define GR_CUDA_KERNEL_BATCHED_CUH
+
+#include "cuda/agent_batched.cuh"
+#include "cuda/agent_reduce.cuh"
+#include "cuda/block_reduce.cuh"
+#include "cuda/kernel_reduce.cuh"
+#include "cuda/policy.cuh"
+
+namespace gr {
+
+template <class Op>
+__device__ __forceinline__ const typename Op::In *vector_at(const BatchedParams &p,
+                                                            uint64_t b) {
+  return static_cast<const typename Op::In *>(p.input) + (int64_t)b * p.batch_stride;
+}
+
+template <class Op>
+__device__ __forceinline__ void *result_at(const BatchedParams &p, uint64_t b) {
+  return static_cast<typename Op::Out *>(p.output) + b;
+}
+
+/* Vectors of at most 32 chunks: G = 2^g_log2 threads a vector (G >= its
+ * chunks), thread t holding lane t, and kRowsPerThread vectors a thread.
+ * Rows (Columns false): the G threads of a vector are neighbours in a
+ * warp, and the lane tree is warp shuffles.  Columns: the threads of a
+ * warp hold neighbouring vectors (so their loads are neighbouring
+ * elements), the G threads of a vector are 256/G apart, and the lane tree
+ * goes through shared memory. */
+template <class Op, bool Columns>
+__global__ void __launch_bounds__(kThreads, 3) batched_segment_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  __shared__ Acc tree[Columns ? kRowsPerThread : 1][Columns ? kThreads : 1];
+  const unsigned G = 1u << p.g_log2;
+  const uint64_t per_step = kThreads >> p.g_log2;
+  const unsigned t = Columns ? threadIdx.x >> (8 - p.g_log2) : threadIdx.x & (G - 1);
+  const uint64_t slot = Columns ? threadIdx.x & (per_step - 1) : threadIdx.x >> p.g_log2;
+  const uint64_t e0 = (uint64_t)t * V;
+  for (uint64_t base = (uint64_t)blockIdx.x * per_step * kRowsPerThread; base < p.batch;
+       base += (uint64_t)gridDim.x * per_step * kRowsPerThread) {
+    ChunkData c[kRowsPerThread];
+#pragma unroll
+    for (int r = 0; r < kRowsPerThread; ++r) {
+      const uint64_t b = base + r * per_step + slot;
+      c[r].count = 0;
+      if (b < p.batch) c[r] = load_vector_chunk(vector_at<Op>(p, b), p.element_stride, p.n, e0);
+    }
+    Acc a[kRowsPerThread];
+#pragma unroll
+    for (int r = 0; r < kRowsPerThread; ++r) {
+      a[r] = Op::identity();
+      fold_loaded<Op>(a[r], c[r], e0);
+      if (!Columns) a[r] = segment_lane_tree<Op>(a[r], (int)G); /* the whole warp takes part */
+    }
+    if (Columns && G > 1) {
+#pragma unroll
+      for (int r = 0; r < kRowsPerThread; ++r) tree[r][threadIdx.x] = a[r];
+      for (unsigned s = G / 2; s >= 1; s >>= 1) {
+        __syncthreads();
+        if (t < s) {
+#pragma unroll
+          for (int r = 0; r < kRowsPerThread; ++r) {
+            a[r] = Op::combine(a[r], tree[r][threadIdx.x + s * per_step]);
+            tree[r][threadIdx.x] = a[r];
+          }
+        }
+      }
+      __syncthreads(); /* tree is free for the next step */
+    }
+#pragma unroll
+    for (int r = 0; r < kRowsPerThread; ++r) {
+      const uint64_t b = base + r * per_step + slot;
+      if (t == 0 && b < p.batch) store_result<Op>(result_at<Op>(p, b), a[r], p.n > 0);
+    }
+  }
+}
+
+/* Longer vectors, and strided ones of any length: a warp a vector, a tile
+ * at a time, the tiles in order/tree.h's counter. */
+template <class Op>
+__global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  const unsigned t = threadIdx.x % 32;
+  Acc stack[kStackDepth];
+  for (uint64_t b = (uint64_t)blockIdx.x * kWarps + threadIdx.x / 32; b < p.batch;
+       b += (uint64_t)gridDim.x * kWarps) {
+    const typename Op::In *x = vector_at<Op>(p, b);
+    for (uint64_t tile = 0; tile < p.tiles; ++tile) {
+      Acc v = warp_tile<Op>(x, p.element_stride, p.n, tile, t);
+      if (t == 0) GR_TREE_PUSH(stack, tile, v, Op::combine);
+    }
+    if (t == 0) {
+      Acc r = Op::identity();
+      GR_TREE_FOLD(stack, p.tiles, r, Op::combine);
+      store_result<Op>(result_at<Op>(p, b), r, p.tiles);
+    }
+  }
+}
+
+template <class Op>
+__global__ void __launch_bounds__(kThreads, PolicyOf<Op>::min_blocks)
+batched_tiles_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  __shared__ typename AgentReduce<Op>::TempStorage temp;
+  __shared__ Acc warp_vals[kWarps];
+  __shared__ bool is_last;
+  Acc *roots = static_cast<Acc *>(p.roots);
+  const uint64_t items = p.batch * p.groups;
+  const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
+  for (uint64_t w = blockIdx.x; w < items; w += gridDim.x) {
+    const uint64_t b = w / p.groups, g = w % p.groups;
+    const uint64_t t0 = g * group_tiles;
+    const uint64_t t1 = min(t0 + group_tiles, p.tiles);
+    AgentReduce<Op> agent(temp, vector_at<Op>(p, b), p.n, p.tiles);
+    const Acc r = agent.consume_range(t0, t1, [&] { return p.tiles; });
+    if (p.groups == 1) {
+      if (threadIdx.x == 0) store_result<Op>(result_at<Op>(p, b), r, 1);
+    } else {
+      if (threadIdx.x == 0) {
+        roots[w] = r;
+        __threadfence(); /* the root before the ticket */
+        is_last = atomicAdd(p.tickets + b, 1u) == p.groups - 1;
+      }
+      __syncthreads();
+      if (is_last) {
+        __threadfence(); /* the other blocks' roots after the ticket */
+        const Acc v = root_tree<Op>(roots + b * p.groups, p.groups, warp_vals);
+        if (threadIdx.x == 0) {
+          store_result<Op>(result_at<Op>(p, b), v, 1);
+          p.tickets[b] = 0u;
+        }
+      }
+    }
+    __syncthreads(); /* the next item's agent reuses temp, warp_vals and is_last */
+  }
+}
+
+template <class Op>
+__global__ void __launch_bounds__(kThreads) batched_columns_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  __shared__ bool is_last;
+  Acc *roots = static_cast<Acc *>(p.roots);
+  const uint64_t column_groups = (p.batch + p.columns - 1) / p.columns;
+  const uint64_t items = column_groups * p.groups;
+  const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
+  Acc stack[kStackDepth];
+  for (uint64_t w = blockIdx.x; w < items; w += gridDim.x) {
+    /* neighbouring blocks take neighbouring column groups of one tile group */
+    const uint64_t cg = w % column_groups, g = w / column_groups;
+    const uint64_t b = cg * p.columns + threadIdx.x;
+    const bool mine = threadIdx.x < p.columns && b < p.batch;
+    Acc r = Op::identity();
+    if (mine) {
+      const typename Op::In *x = vector_at<Op>(p, b);
+      const uint64_t t0 = g * group_tiles;
+      const uint64_t t1 = min(t0 + group_tiles, p.tiles);
+      for (uint64_t tile = t0; tile < t1; ++tile) {
+        Acc v = serial_tile<Op>(x, p.element_stride, p.n, tile);
+        GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+      }
+      GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
+    }
+    if (p.groups == 1) {
+      if (mine) store_result<Op>(result_at<Op>(p, b), r, p.n > 0);
+      continue;
+    }
+    if (mine) roots[b * p.groups + g] = r;
+    __threadfence(); /* each thread's root before the ticket */
+    __syncthreads();
+    if (threadIdx.x == 0) is_last = atomicAdd(p.tickets + cg, 1u) == p.groups - 1;
+    __syncthreads();
+    if (is_last) {
+      __threadfence(); /* the other blocks' roots after the ticket */
+      if (mine) {
+        Acc v = Op::identity();
+        for (uint64_t q = 0; q < p.groups; ++q) {
+          Acc u = load_root(roots + b * p.groups + q);
+          GR_TREE_PUSH(stack, q, u, Op::combine);
+        }
+        GR_TREE_FOLD(stack, p.groups, v, Op::combine);
+        store_result<Op>(result_at<Op>(p, b), v, 1);
+      }
+      if (threadIdx.x == 0) p.tickets[cg] = 0u;
+    }
+    __syncthreads(); /* is_last is read before the next item writes it */
+  }
+}
+
+} /* namespace gr */
+
+#endif /* GR_CUDA_KERNEL_BATCHED_CUH */
