@@ -143,6 +143,12 @@ csv_has ()
   done
 }
 
+# data_lines N: the CSV in $tmp/out has N lines under its header.
+data_lines ()
+{
+  test "$(($(wc -l < "$tmp/out") - 1))" -eq "$1"
+}
+
 # checked_ok: every data line of the CSV in $tmp/out has a check field of
 # "ok" or "ok (4096)", and there is one.
 checked_ok ()
@@ -214,7 +220,7 @@ also_run "cuda: --sweep-batched --csv: the keys of reduce-bench(1)" csv_has layo
   bytes gpureduce_us gpureduce_gbs cub_us cub_gbs probe_us probe_gbs gpureduce_vs_probe \
   gpureduce_vs_cub check op type
 also_run "cuda: --sweep-batched on 2^16 elements: 26 shapes (9 rows, 9 columns, 8 misaligned)" \
-  sh -c 'test "$(($(wc -l < "$1") - 1))" -eq 26' sh "$tmp/out"
+  data_lines 26
 also_run "cuda: --sweep-batched: every shape checked ok" checked_ok
 
 # The host backend: skipped while the library lacks the function.
@@ -226,7 +232,7 @@ run_or_skip "host: --sweep-batched on 2^10 elements, i32 sum_squares, --csv" \
 also_run "host: --sweep-batched --csv: every line has the header's number of fields" \
   same_field_count "$tmp/out"
 also_run "host: --sweep-batched on 2^10 elements: 23 shapes (8 rows, 8 columns, 7 misaligned)" \
-  sh -c 'test "$(($(wc -l < "$1") - 1))" -eq 23' sh "$tmp/out"
+  data_lines 23
 also_run "host: --sweep-batched: every shape checked ok" checked_ok
 run_or_skip "host: --batch --json" --backend host --batch 3 --n 5 --stride 6 --json --repeat 1
 also_run "host: --batch --json names batch, layout and ld" \
