@@ -313,6 +313,10 @@ static void batched_point(struct batched_ctx *bc, const struct shape *s, struct 
   /* gpureduce: a failing status is reported, and the other columns still run */
   p->gr_status = call_batched(&call);
   if (p->gr_status == GPUREDUCE_SUCCESS) {
+    char what[160];
+    /* a kernel that faults says so here, with the shape, not in a timer */
+    snprintf(what, sizeof what, "gpureduce_reduce_batched (%s)", shape_text(s, st, sizeof st));
+    if (run->cuda) bench_cuda_sync(what);
     p->gr_ms = median_ms_capped(ck, &bc->tm, MAX_BATCH_MS, run_batched_call, &call, &p->gr_calls);
   } else {
     const char *msg = gpureduce_last_message(run->h);
@@ -325,7 +329,12 @@ static void batched_point(struct batched_ctx *bc, const struct shape *s, struct 
   if (bc->cub) {
     char why[160];
     if (bench_cub_seg_supports(bc->cub, &cc.m, why, sizeof why)) {
+      char what[160];
+      snprintf(what, sizeof what, "%s (%s)", bench_cub_seg_name(bc->cub),
+               shape_text(s, st, sizeof st));
       bench_cub_seg_prepare(bc->cub, &cc.m);
+      run_cub_seg(&cc);
+      bench_cuda_sync(what);
       p->cub_ms = median_ms_capped(ck, &bc->tm, MAX_BATCH_MS, run_cub_seg, &cc, &p->cub_calls);
     } else {
       note_cub_skip(bc, why);
