@@ -21,7 +21,8 @@
 #   summary.txt                        the device, each run's exit status and
 #                                      time, and the command for the picture
 #
-# About 4 minutes on an H200 (sweeps of 35 and 12 shapes, 24 single runs).
+# Estimated at 3 to 5 minutes on an H200, not yet measured (sweeps of 35
+# and 3 x 12 shapes, 24 single runs).
 # Every run runs even when one before it failed; each is stopped after
 # BENCH_TIMEOUT seconds (default 300) where timeout(1) exists.  --quick:
 # 2^20 elements instead of 2^28, to try the script (the figures mean
