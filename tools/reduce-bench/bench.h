@@ -10,7 +10,8 @@
  *   run.c      one run: backend, handle, clock, buffers, the library's call
  *   report.c   tables and their output as text, CSV or JSON
  *   checks.c   what a result must be
- *   ladder.c, sweep.c, tune.c  the three modes
+ *   ladder.c, sweep.c, tune.c  the ladder, the sweep, the tuner
+ *   batched.c  --batch and --sweep-batched (gpureduce_reduce_batched)
  *   bench_cuda.cu  the CUDA side (fills, events, CUB, the probe)
  *   main.c     the mode the options choose
  */

@@ -23,6 +23,9 @@
 
 #include <cub/cub.cuh>
 #include <cub/version.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #endif
 
 #include "bench_cuda.h"
@@ -372,6 +375,42 @@ extern "C" void bench_atomic_sum_f32(const float *in, size_t n, float *out, unsi
   CHECK_LAUNCH("atomic_sum_kernel launch");
 }
 
+/* ---- batched: strided copies -------------------------------------------- */
+
+/* count elements of es bytes, stride bytes apart in src, to dst (contiguous). */
+__global__ void gather_kernel(unsigned char *__restrict__ dst, const unsigned char *__restrict__ src,
+                              size_t count, size_t stride, unsigned es) {
+  const size_t step = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += step)
+    for (unsigned k = 0; k < es; ++k) dst[i * es + k] = src[i * stride + k];
+}
+
+extern "C" void bench_cuda_copy_strided_async(void *dst, const void *src, size_t es,
+                                              size_t src_stride, size_t count) {
+  if (count == 0) return;
+  if (count == 1 || src_stride == es) {
+    CHECK(cudaMemcpyAsync(dst, src, count * es, cudaMemcpyDeviceToDevice, 0),
+          "cudaMemcpyAsync (a vector copied for the checks)");
+    return;
+  }
+  static int max_pitch = -1; /* cudaMemcpy2D's limit on a pitch, in bytes */
+  if (max_pitch < 0) {
+    int device = 0;
+    CHECK(cudaGetDevice(&device), "cudaGetDevice");
+    CHECK(cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, device),
+          "cudaDeviceGetAttribute(MaxPitch)");
+  }
+  if (src_stride <= (size_t)max_pitch) {
+    CHECK(cudaMemcpy2DAsync(dst, es, src, src_stride, es, count, cudaMemcpyDeviceToDevice, 0),
+          "cudaMemcpy2DAsync (a column copied for the checks)");
+    return;
+  }
+  gather_kernel<<<grid_for(count, 8192), BENCH_BLOCK>>>(static_cast<unsigned char *>(dst),
+                                                        static_cast<const unsigned char *>(src),
+                                                        count, src_stride, (unsigned)es);
+  CHECK_LAUNCH("gather_kernel launch (a column copied for the checks)");
+}
+
 /* ---- CUB --------------------------------------------------------------- */
 
 struct bench_cub {
@@ -536,6 +575,251 @@ extern "C" void bench_cub_run(struct bench_cub *c, const void *in, size_t n) {
   CHECK_LAUNCH(bench_cub_name(c));
 }
 
+/* ---- CUB's segmented reductions (batched) -------------------------------- */
+
+struct bench_cub_seg {
+  gpureduce_type_t type;
+  gpureduce_op_t op;
+  unsigned flags;
+  void *temp;
+  size_t temp_bytes;
+  void *out;           /* max_batch results of result_bytes */
+  size_t max_batch;
+  size_t result_bytes; /* CUB's output per segment */
+};
+
+namespace {
+
+/* Segment b's begin (add 0) or end (add n) offset: b * ld + add. */
+struct SegmentOffset {
+  int64_t ld, add;
+  __host__ __device__ int64_t operator()(int64_t b) const { return b * ld + add; }
+};
+
+/* Columns: element k of CUB's sequence is element k % rows of column
+ * k / rows, at (k % rows) * ld + k / rows. */
+struct ColumnIndex {
+  int64_t rows, ld;
+  __host__ __device__ int64_t operator()(int64_t k) const { return (k % rows) * ld + k / rows; }
+};
+
+using Count = thrust::counting_iterator<int64_t>;
+using OffsetIt = thrust::transform_iterator<SegmentOffset, Count>;
+
+/* One segmented reduction of op over the sequence `in` (temp == nullptr:
+ * the size query); A is the accumulator, as in cub_call. */
+template <typename T, typename A, typename InIt>
+cudaError_t seg_call(gpureduce_op_t op, void *temp, size_t &bytes, InIt in, void *out,
+                     int64_t segments, OffsetIt begin, OffsetIt end) {
+  using Seg = cub::DeviceSegmentedReduce;
+  using Plus = ::cuda::std::plus<A>;
+  using Times = ::cuda::std::multiplies<A>;
+  A *acc_out = static_cast<A *>(out);
+  T *val_out = static_cast<T *>(out);
+  cub::KeyValuePair<int, T> *kv_out = static_cast<cub::KeyValuePair<int, T> *>(out);
+  switch (op) {
+    case GPUREDUCE_SUM:
+      if constexpr (::cuda::std::is_same<T, float>::value && ::cuda::std::is_same<A, float>::value)
+        return Seg::Sum(temp, bytes, in, acc_out, segments, begin, end, 0);
+      else
+        return Seg::Reduce(temp, bytes, thrust::make_transform_iterator(in, CastTo<A>()), acc_out,
+                           segments, begin, end, Plus(), A(0), 0);
+    case GPUREDUCE_PROD:
+      return Seg::Reduce(temp, bytes, thrust::make_transform_iterator(in, CastTo<A>()), acc_out,
+                         segments, begin, end, Times(), A(1), 0);
+    case GPUREDUCE_SUM_ABS:
+      return Seg::Reduce(temp, bytes, thrust::make_transform_iterator(in, AbsOf<A>()), acc_out,
+                         segments, begin, end, Plus(), A(0), 0);
+    case GPUREDUCE_SUM_SQUARES:
+      return Seg::Reduce(temp, bytes, thrust::make_transform_iterator(in, SquareOf<A>()), acc_out,
+                         segments, begin, end, Plus(), A(0), 0);
+    case GPUREDUCE_MIN: return Seg::Min(temp, bytes, in, val_out, segments, begin, end, 0);
+    case GPUREDUCE_MAX: return Seg::Max(temp, bytes, in, val_out, segments, begin, end, 0);
+    case GPUREDUCE_ARGMIN: return Seg::ArgMin(temp, bytes, in, kv_out, segments, begin, end, 0);
+    case GPUREDUCE_ARGMAX: return Seg::ArgMax(temp, bytes, in, kv_out, segments, begin, end, 0);
+  }
+  return cudaErrorInvalidValue;
+}
+
+/* The matrix as CUB sees it: rows directly, columns through the
+ * permutation iterator. */
+template <typename T, typename A>
+cudaError_t seg_matrix(gpureduce_op_t op, void *temp, size_t &bytes, const bench_matrix *m,
+                       void *out) {
+  const T *x = static_cast<const T *>(m->x);
+  const int64_t segments = (int64_t)m->batch, n = (int64_t)m->n, ld = (int64_t)m->ld;
+  if (!m->columns)
+    return seg_call<T, A>(op, temp, bytes, x, out, segments,
+                          thrust::make_transform_iterator(Count(0), SegmentOffset{ld, 0}),
+                          thrust::make_transform_iterator(Count(0), SegmentOffset{ld, n}));
+  const auto in = thrust::make_permutation_iterator(
+      x, thrust::make_transform_iterator(Count(0), ColumnIndex{n, ld}));
+  return seg_call<T, A>(op, temp, bytes, in, out, segments,
+                        thrust::make_transform_iterator(Count(0), SegmentOffset{n, 0}),
+                        thrust::make_transform_iterator(Count(0), SegmentOffset{n, n}));
+}
+
+/* CUB's output per segment. */
+template <typename T, typename A>
+size_t seg_result_bytes(gpureduce_op_t op) {
+  switch (op) {
+    case GPUREDUCE_MIN:
+    case GPUREDUCE_MAX: return sizeof(T);
+    case GPUREDUCE_ARGMIN:
+    case GPUREDUCE_ARGMAX: return sizeof(cub::KeyValuePair<int, T>);
+    default: return sizeof(A);
+  }
+}
+
+cudaError_t seg_dispatch(const bench_cub_seg *c, void *temp, size_t &bytes,
+                         const bench_matrix *m) {
+  if (c->type == GPUREDUCE_F32 && (c->flags & GPUREDUCE_ACCUMULATE_F64))
+    return seg_matrix<float, double>(c->op, temp, bytes, m, c->out);
+  switch (c->type) {
+#define BENCH_CUB_CASE(type, T, A) \
+  case type: return seg_matrix<T, A>(c->op, temp, bytes, m, c->out);
+    BENCH_CUB_TYPES(BENCH_CUB_CASE)
+#undef BENCH_CUB_CASE
+  }
+  return cudaErrorInvalidValue;
+}
+
+size_t seg_bytes_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  if (type == GPUREDUCE_F32 && (flags & GPUREDUCE_ACCUMULATE_F64))
+    return seg_result_bytes<float, double>(op);
+  switch (type) {
+#define BENCH_CUB_CASE(type, T, A) \
+  case type: return seg_result_bytes<T, A>(op);
+    BENCH_CUB_TYPES(BENCH_CUB_CASE)
+#undef BENCH_CUB_CASE
+  }
+  return 0;
+}
+
+const char *seg_call_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  switch (op) {
+    case GPUREDUCE_SUM:
+      return type == GPUREDUCE_F32 && !flags ? "cub::DeviceSegmentedReduce::Sum"
+                                             : "cub::DeviceSegmentedReduce::Reduce(+)";
+    case GPUREDUCE_PROD: return "cub::DeviceSegmentedReduce::Reduce(*)";
+    case GPUREDUCE_SUM_ABS: return "cub::DeviceSegmentedReduce::Reduce(+, |x|)";
+    case GPUREDUCE_SUM_SQUARES: return "cub::DeviceSegmentedReduce::Reduce(+, x*x)";
+    case GPUREDUCE_MIN: return "cub::DeviceSegmentedReduce::Min";
+    case GPUREDUCE_MAX: return "cub::DeviceSegmentedReduce::Max";
+    case GPUREDUCE_ARGMIN: return "cub::DeviceSegmentedReduce::ArgMin";
+    case GPUREDUCE_ARGMAX: return "cub::DeviceSegmentedReduce::ArgMax";
+  }
+  return "cub::DeviceSegmentedReduce";
+}
+
+} /* namespace */
+
+extern "C" struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpureduce_op_t op,
+                                                      unsigned flags, size_t max_batch) {
+  const size_t rs = gpureduce_result_size(type, op, flags);
+  bench_cub_seg *c = static_cast<bench_cub_seg *>(std::calloc(1, sizeof *c));
+  if (!c) {
+    std::fprintf(stderr, "reduce-bench: out of host memory\n");
+    std::exit(1);
+  }
+  c->type = type;
+  c->op = op;
+  c->flags = flags;
+  c->max_batch = max_batch;
+  c->result_bytes = seg_bytes_of(type, op, flags);
+  const int arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
+  if (rs == 0 || c->result_bytes == 0 || (!arg && c->result_bytes != rs)) {
+    std::fprintf(stderr,
+                 "reduce-bench: internal error: CUB's segmented result (%zu bytes) is not "
+                 "gpureduce's (%zu bytes) for %s %s\n",
+                 c->result_bytes, rs, gpureduce_type_name(type), gpureduce_op_name(op));
+    std::exit(1);
+  }
+  c->out = bench_cuda_alloc(max_batch * c->result_bytes, "CUB segmented outputs");
+  return c;
+}
+
+extern "C" const char *bench_cub_seg_name(const struct bench_cub_seg *c) {
+  return seg_call_name(c->type, c->op, c->flags);
+}
+
+extern "C" int bench_cub_seg_supports(const struct bench_cub_seg *c, const struct bench_matrix *m,
+                                      char *why, size_t why_bytes) {
+  /* The length of CUB's input sequence: the rows' span, or batch x n
+   * through the column iterator. */
+  const double length = m->columns ? (double)m->batch * (double)m->n
+                                   : ((double)m->batch - 1) * (double)m->ld + (double)m->n;
+  if (m->batch > c->max_batch) {
+    std::snprintf(why, why_bytes, "internal error: %zu segments, room for %zu", m->batch,
+                  c->max_batch);
+    return 0;
+  }
+  if ((c->op == GPUREDUCE_ARGMIN || c->op == GPUREDUCE_ARGMAX) && length > (double)INT_MAX) {
+    std::snprintf(why, why_bytes,
+                  "n/a: CUB's segmented ArgMin/ArgMax index with int offsets, and the input "
+                  "spans more than 2^31-1 elements");
+    return 0;
+  }
+  return 1;
+}
+
+extern "C" void bench_cub_seg_prepare(struct bench_cub_seg *c, const struct bench_matrix *m) {
+  size_t bytes = 0;
+  CHECK(seg_dispatch(c, nullptr, bytes, m), "CUB segmented temporary storage size query");
+  if (bytes <= c->temp_bytes && c->temp) return;
+  bench_cuda_free(c->temp);
+  c->temp = bench_cuda_alloc(bytes, "CUB segmented temporary storage");
+  c->temp_bytes = bytes;
+}
+
+extern "C" void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_matrix *m) {
+  size_t bytes = c->temp_bytes;
+  CHECK(seg_dispatch(c, c->temp, bytes, m), bench_cub_seg_name(c));
+  CHECK_LAUNCH(bench_cub_seg_name(c));
+}
+
+extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
+                                      const size_t *rows, size_t count, void *dst) {
+  const size_t rb = c->result_bytes;
+  const size_t rs = gpureduce_result_size(c->type, c->op, c->flags);
+  const int arg = c->op == GPUREDUCE_ARGMIN || c->op == GPUREDUCE_ARGMAX;
+  unsigned char *staged = static_cast<unsigned char *>(std::malloc(count * rb + 1));
+  if (!staged) {
+    std::fprintf(stderr, "reduce-bench: out of host memory (CUB's results)\n");
+    std::exit(1);
+  }
+  bench_cuda_poison(c->out, m->batch * rb);
+  bench_cub_seg_prepare(c, m);
+  bench_cub_seg_run(c, m);
+  /* one copy per run of consecutive vectors */
+  for (size_t k = 0; k < count;) {
+    size_t run = 1;
+    while (k + run < count && rows[k + run] == rows[k] + run) ++run;
+    bench_cuda_copy_to_host(staged + k * rb, static_cast<const unsigned char *>(c->out) + rows[k] * rb,
+                            run * rb);
+    k += run;
+  }
+  unsigned char *d = static_cast<unsigned char *>(dst);
+  for (size_t k = 0; k < count; ++k) {
+    if (arg) {
+      int key; /* KeyValuePair<int, T>: the key first */
+      std::memcpy(&key, staged + k * rb, sizeof key);
+      const uint64_t index = (uint64_t)(int64_t)key;
+      std::memcpy(d + k * rs, &index, sizeof index);
+    } else {
+      std::memcpy(d + k * rs, staged + k * rb, rs);
+    }
+  }
+  std::free(staged);
+}
+
+extern "C" void bench_cub_seg_destroy(struct bench_cub_seg *c) {
+  if (!c) return;
+  bench_cuda_free(c->temp);
+  bench_cuda_free(c->out);
+  std::free(c);
+}
+
 #else /* !HAVE_CUB */
 
 extern "C" int bench_cub_built(void) { return 0; }
@@ -556,6 +840,39 @@ extern "C" const char *bench_cub_name(const struct bench_cub *c) {
 extern "C" void bench_cub_run(struct bench_cub *c, const void *in, size_t n) {
   (void)c, (void)in, (void)n;
 }
+
+extern "C" struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpureduce_op_t op,
+                                                      unsigned flags, size_t max_batch) {
+  (void)type, (void)op, (void)flags, (void)max_batch;
+  return nullptr;
+}
+
+extern "C" const char *bench_cub_seg_name(const struct bench_cub_seg *c) {
+  (void)c;
+  return "cub (not built)";
+}
+
+extern "C" int bench_cub_seg_supports(const struct bench_cub_seg *c, const struct bench_matrix *m,
+                                      char *why, size_t why_bytes) {
+  (void)c, (void)m;
+  std::snprintf(why, why_bytes, "not built (configure found no CUB)");
+  return 0;
+}
+
+extern "C" void bench_cub_seg_prepare(struct bench_cub_seg *c, const struct bench_matrix *m) {
+  (void)c, (void)m;
+}
+
+extern "C" void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_matrix *m) {
+  (void)c, (void)m;
+}
+
+extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
+                                      const size_t *rows, size_t count, void *dst) {
+  (void)c, (void)m, (void)rows, (void)count, (void)dst;
+}
+
+extern "C" void bench_cub_seg_destroy(struct bench_cub_seg *c) { (void)c; }
 
 #endif /* HAVE_CUB */
 

@@ -118,6 +118,61 @@ void bench_cub_run(struct bench_cub *c, const void *in, size_t n);
 void bench_cub_run_once(struct bench_cub *c, const void *in, size_t n, void *dst, size_t bytes);
 void bench_cub_destroy(struct bench_cub *c);
 
+/* ---- batched: matrices, copies, CUB's segmented reductions -------------- */
+
+/*
+ * The vectors of a batched reduction, as gpureduce_reduce_batched() takes
+ * them: rows (vector b is the n elements at x + b*ld) or columns (vector b
+ * is the elements x + b + i*ld, 0 <= i < n), counted in elements.
+ */
+struct bench_matrix {
+  const void *x;
+  int columns;
+  size_t batch, n, ld;
+};
+
+/* Enqueue (legacy default stream) a copy of count elements of es bytes,
+ * src_stride bytes apart, to dst, contiguous: cudaMemcpy2DAsync, or a
+ * gather kernel when the stride is above cudaMemcpy2D's pitch limit. */
+void bench_cuda_copy_strided_async(void *dst, const void *src, size_t es, size_t src_stride,
+                                   size_t count);
+
+/*
+ * CUB's cub::DeviceSegmentedReduce for (type, op, flags), with outputs
+ * for up to max_batch vectors allocated here.  Segment b is vector b,
+ * given by offset iterators (begin b*ld, end b*ld + n: transform
+ * iterators over a counting iterator, so pitched rows need no offset
+ * array).  Columns, which CUB has no strides for, read through a
+ * permutation iterator (element k of the sequence is column k / n's
+ * element k % n).  The sums, sum_abs and sum_squares and prod go through
+ * DeviceSegmentedReduce::Reduce over a transform iterator into the
+ * accumulator type (as bench_cub_create); the f32 sum through Sum, min
+ * and max through Min and Max, argmin and argmax through ArgMin and
+ * ArgMax.  Returns NULL when CUB was not built.
+ */
+struct bench_cub_seg;
+struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpureduce_op_t op,
+                                           unsigned flags, size_t max_batch);
+/* The CUB call, e.g. "cub::DeviceSegmentedReduce::Sum". */
+const char *bench_cub_seg_name(const struct bench_cub_seg *c);
+/* 1 when CUB can reduce m; else 0, with the reason in why. */
+int bench_cub_seg_supports(const struct bench_cub_seg *c, const struct bench_matrix *m, char *why,
+                           size_t why_bytes);
+/* Size (and grow) the temporary storage for m: before timing it. */
+void bench_cub_seg_prepare(struct bench_cub_seg *c, const struct bench_matrix *m);
+/* Enqueue one segmented reduction of m (prepared, supported). */
+void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_matrix *m);
+/*
+ * Poison the outputs, run once, and copy the results of the vectors
+ * rows[0 .. count-1] (ascending) to dst, gpureduce_result_size() bytes
+ * each, as gpureduce lays them out: the accumulator for the sum-likes and
+ * prod, the element for min and max, the index (CUB's offset in the
+ * segment) as a uint64_t for argmin and argmax.
+ */
+void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
+                           const size_t *rows, size_t count, void *dst);
+void bench_cub_seg_destroy(struct bench_cub_seg *c);
+
 /* ---- the probe and the atomic sum --------------------------------------- */
 
 /*

@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -94,6 +95,22 @@ struct verdict check_same(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
                           const void *got, const void *want, const char *what) {
   struct verdict v = {0, 0, ""};
   compare_bits(&v, result_type(t, op, flags), got, want, what);
+  return v;
+}
+
+struct verdict check_close(gpureduce_type_t t, gpureduce_op_t op, unsigned flags, size_t n,
+                           const void *got, const void *want, const char *what) {
+  struct verdict v = {0, 0, ""};
+  const gpureduce_type_t rt = result_type(t, op, flags);
+  if (op_is_arg(op) || op_is_extremum(op) || !TU_TYPE(rt)->is_float) {
+    compare_bits(&v, rt, got, want, what);
+    return v;
+  }
+  const double w = tu_value(rt, result_bits(rt, want));
+  const double tiny = rt == GPUREDUCE_F64 ? DBL_MIN : FLT_MIN;
+  const double bound =
+      op == GPUREDUCE_PROD ? 1e-3 * fabs(w) + tiny : 1e-3 * fmax(fabs(w), sqrt((double)n));
+  compare_bound(&v, rt, got, w, bound, what);
   return v;
 }
 

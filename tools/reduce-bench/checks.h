@@ -30,6 +30,14 @@ int op_is_extremum(gpureduce_op_t op);
  * want came from. */
 struct verdict check_same(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
                           const void *got, const void *want, const char *what);
+/* got near want, results of (type, op, flags) over n elements from two
+ * implementations whose orders differ (CUB against gpureduce): floating
+ * sums, sum_abs and sum_squares within 1e-3 x max(|want|, sqrt(n)), a
+ * floating prod within 1e-3 x |want| plus the accumulator's smallest
+ * normal number; everything else (integers, min, max, argmin, argmax)
+ * bit for bit. */
+struct verdict check_close(gpureduce_type_t t, gpureduce_op_t op, unsigned flags, size_t n,
+                           const void *got, const void *want, const char *what);
 /* |got - want| <= bound for an f32 result. */
 struct verdict check_near_f32(float got, double want, double bound, const char *what);
 

@@ -8,15 +8,19 @@
  * read-only bandwidth probe on n = 2^24 - 611 floats that are all 1.0, so
  * every partial sum is exact and every result is checked exactly.
  * --sweep times one operation over n = 2^10 .. 2^30 on random data made on
- * the device.  Without a GPU the host backend runs the same tables.
+ * the device; --batch and --sweep-batched time the batched reduction of
+ * the rows or columns of a matrix.  Without a GPU the host backend runs
+ * the same tables.
  *
- * The modes live in ladder.c, sweep.c and tune.c, the CUDA work (fills,
- * events, CUB, the probe) in bench_cuda.cu; bench.h lists every part.
+ * The modes live in ladder.c, sweep.c, batched.c and tune.c, the CUDA
+ * work (fills, events, CUB, the probe) in bench_cuda.cu; bench.h lists
+ * every part.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include "batched.h"
 #include "ladder.h"
 #include "options.h"
 #include "run.h"
@@ -34,6 +38,8 @@ int main(int argc, char **argv) {
     status = run_tune(&run);
   else if (o.sweep)
     status = run_sweep(&run);
+  else if (is_batched(&o))
+    status = run_batched(&run);
   else
     status = run_ladder(&run);
   close_run(&run);

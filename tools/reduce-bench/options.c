@@ -46,6 +46,9 @@ static const char *const usage_text[] = {
     "runs (CUDA events).  GB/s: bytes read by all passes / time; % of limit:",
     "against the probe's GB/s on a 1 GiB buffer.",
     "",
+    "--batch and --sweep-batched: GB/s = (input + output bytes) / time; the",
+    "probe's GB/s = the bytes it reads (the matrix, padding included) / time.",
+    "",
     "Options:",
     "  --n N             elements (default 2^24-611): a decimal number, 2^K,",
     "                    2^K+M or 2^K-M, or a number with the suffix K, M or G",
@@ -66,13 +69,35 @@ static const char *const usage_text[] = {
     "  --only LIST       rows of the ladder to run, comma separated: 1 to 6 (or",
     "                    v1 to v6), lib, cub, probe",
     "  --repeat R        timed runs (ladder: default and minimum 10) or timed",
-    "                    batches of 20 calls (--sweep: default 5)",
+    "                    batches of 20 calls (--sweep, --batch, --sweep-batched:",
+    "                    default 5)",
     "  --sweep           time n = 2^10, 2^11, ..., 2^30 and 2^24-611 (host",
     "                    backend: up to 2^26) on random data: gpureduce, CUB,",
     "                    the probe and, for the f32 sum, an atomic",
     "                    (nondeterministic) kernel; gpureduce's results are",
     "                    checked against the tests' reference (tests/lib) and,",
     "                    on CUDA, bit for bit against the host backend",
+    "  --batch B         one batched call (gpureduce_reduce_batched) of B vectors",
+    "                    of --n elements, the rows of a B x N matrix, timed with",
+    "                    CUB (DeviceSegmentedReduce) and the probe; every result",
+    "                    checked bit for bit against gpureduce_reduce of its",
+    "                    vector alone: all B when B <= 65536, else 4096 of them",
+    "                    (the first 1024, the last 1024, 2048 spread evenly)",
+    "  --columns         with --batch: the columns of an N x B matrix instead (B",
+    "                    vectors of N elements, ld elements apart)",
+    "  --stride S        with --batch: the leading dimension ld in elements",
+    "                    (default and minimum: dense, N for rows, B for",
+    "                    columns); N+1 misaligns the rows",
+    "  --sweep-batched   --op and --type (default f32 sum) on 2^28 elements as",
+    "                    rows of n = 1, 2, 4, 8, 32, 128, 512, 4096, 65536, 2^20,",
+    "                    2^24 and 2^28 elements (B = 2^28 / n rows), as columns",
+    "                    (an n x B matrix, ld = B), and as rows with ld = n+1",
+    "                    (misaligned, n >= 2); timed and checked as --batch",
+    "  --sweep-elements N",
+    "                    the elements of --sweep-batched (default 2^28; host",
+    "                    backend 2^24): n up to N, and one row of N",
+    "  --layouts LIST    the parts of --sweep-batched to run, comma separated:",
+    "                    rows, columns, misaligned (default all three)",
     "  --tune            measure the fastest block count of every size bucket",
     "                    for --op and --type (gpureduce_autotune), print default",
     "                    and tuned counts and times, save them in the tuning",
@@ -88,8 +113,9 @@ static const char *const usage_text[] = {
     "",
     "Exit status:",
     "  0  every result right",
-    "  1  a wrong result, a CUDA call or a memory allocation failed, or --tune",
-    "     could not write the tuning cache",
+    "  1  a wrong result, a library or CUDA call or a memory allocation failed",
+    "     (gpureduce_reduce_batched's status, for one: reported, then exit 1),",
+    "     or --tune could not write the tuning cache",
     "  2  a bad option or value",
     "  3  no CUDA device: --backend cuda or --tune without one, or --device D",
     "     that does not exist",
@@ -208,6 +234,24 @@ static int only_row(const char *item, size_t len) {
   return -1;
 }
 
+static unsigned option_layouts(const char *arg) {
+  static const char *const names[LAYOUT_COUNT] = {"rows", "columns", "misaligned"};
+  unsigned mask = 0;
+  const char *p = arg;
+  for (;;) {
+    const size_t len = strcspn(p, ",");
+    int hit = -1;
+    for (int l = 0; l < LAYOUT_COUNT; ++l)
+      if (strlen(names[l]) == len && strncmp(p, names[l], len) == 0) hit = l;
+    if (hit < 0)
+      usage_error("--layouts: '%.*s' is not a layout (rows, columns, misaligned)", (int)len, p);
+    mask |= 1u << hit;
+    if (!p[len]) break;
+    p += len + 1;
+  }
+  return mask;
+}
+
 static unsigned option_only(const char *arg) {
   unsigned mask = 0;
   const char *p = arg;
@@ -234,6 +278,12 @@ enum {
   OPT_REPEAT,
   OPT_SWEEP,
   OPT_TUNE,
+  OPT_BATCH,
+  OPT_COLUMNS,
+  OPT_STRIDE,
+  OPT_SWEEP_BATCHED,
+  OPT_SWEEP_ELEMENTS,
+  OPT_LAYOUTS,
   OPT_BLOCKS,
   OPT_CSV,
   OPT_JSON,
@@ -254,6 +304,12 @@ static const struct option long_options[] = {
     {"repeat", required_argument, NULL, OPT_REPEAT},
     {"sweep", no_argument, NULL, OPT_SWEEP},
     {"tune", no_argument, NULL, OPT_TUNE},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"columns", no_argument, NULL, OPT_COLUMNS},
+    {"stride", required_argument, NULL, OPT_STRIDE},
+    {"sweep-batched", no_argument, NULL, OPT_SWEEP_BATCHED},
+    {"sweep-elements", required_argument, NULL, OPT_SWEEP_ELEMENTS},
+    {"layouts", required_argument, NULL, OPT_LAYOUTS},
     {"blocks", required_argument, NULL, OPT_BLOCKS},
     {"csv", no_argument, NULL, OPT_CSV},
     {"json", no_argument, NULL, OPT_JSON},
@@ -291,12 +347,43 @@ static void print_version(void) {
   printf("CUB comparison: %s\n", cub_text(cub, sizeof cub));
 }
 
+int is_batched(const struct options *o) { return o->batch || o->sweep_batched; }
+
 int is_plain_f32_sum(const struct options *o) {
   return o->type == GPUREDUCE_F32 && o->op == GPUREDUCE_SUM && !o->flags;
 }
 
+/* --batch, --columns, --stride, --sweep-batched and what goes with them. */
+static void check_batched_options(const struct options *o) {
+  if (o->batch && o->sweep_batched)
+    usage_error("--batch and --sweep-batched: the sweep has its own shapes");
+  if ((o->columns || o->stride) && !o->batch)
+    usage_error("--columns and --stride describe the matrix of --batch");
+  if ((o->sweep_elements || o->layouts_given) && !o->sweep_batched)
+    usage_error("--sweep-elements and --layouts apply to --sweep-batched");
+  if (o->sweep_batched && o->n_given)
+    usage_error("--n and --sweep-batched: the sweep has its own sizes (--sweep-elements)");
+  if (!is_batched(o)) return;
+  if (o->sweep || o->tune || o->only_given || o->blocks)
+    usage_error("--%s: not with --sweep, --tune, --only or --blocks",
+                o->batch ? "batch" : "sweep-batched");
+  if (!o->batch) return;
+  /* Rows: B vectors of N, ld >= N apart; columns: an N x B matrix, ld >= B. */
+  const uint64_t dense = o->columns ? o->batch : o->n;
+  const uint64_t ld = o->stride ? o->stride : dense;
+  if (ld < dense)
+    usage_error("--stride %zu: below the dense leading dimension %llu (%s)", o->stride,
+                (unsigned long long)dense, o->columns ? "--batch, for --columns" : "--n, for rows");
+  /* the matrix's elements, from its first to its last: (lines - 1) x ld + line */
+  const uint64_t lines = o->columns ? o->n : o->batch, line = dense;
+  if (lines - 1 > (MAX_N - line) / ld || (lines - 1) * ld + line > MAX_N - o->offset)
+    usage_error("--batch %zu, --n %zu, --stride %llu: the matrix spans more than 2^40 elements",
+                o->batch, o->n, (unsigned long long)ld);
+}
+
 /* Cross-option rules, after every option was read. */
 static void check_options(struct options *o) {
+  check_batched_options(o);
   if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
     usage_error(
         "--f64-accumulate applies to the f32 sum, prod, sum_abs and sum_squares, "
@@ -319,8 +406,9 @@ static void check_options(struct options *o) {
 
 /* --repeat's default, and the ladder's minimum. */
 static void default_repeat(struct options *o) {
-  if (!o->repeat_given) o->repeat = o->sweep ? SWEEP_REPEAT : LADDER_MIN_REPEAT;
-  if (!o->sweep && o->repeat < LADDER_MIN_REPEAT) {
+  const int batches = o->sweep || is_batched(o); /* timed in batches of calls */
+  if (!o->repeat_given) o->repeat = batches ? SWEEP_REPEAT : LADDER_MIN_REPEAT;
+  if (!batches && o->repeat < LADDER_MIN_REPEAT) {
     fprintf(stderr, PROGRAM ": --repeat %d raised to %d, the ladder's minimum\n", o->repeat,
             LADDER_MIN_REPEAT);
     o->repeat = LADDER_MIN_REPEAT;
@@ -333,6 +421,7 @@ void parse_options(int argc, char **argv, struct options *o) {
   o->op = GPUREDUCE_SUM;
   o->type = GPUREDUCE_F32;
   o->only = (1u << ROW_COUNT) - 1u;
+  o->layouts = (1u << LAYOUT_COUNT) - 1u;
   o->check = 1;
   int format_options = 0;
   opterr = 0;
@@ -355,6 +444,14 @@ void parse_options(int argc, char **argv, struct options *o) {
         break;
       case OPT_SWEEP: o->sweep = 1; break;
       case OPT_TUNE: o->tune = 1; break;
+      case OPT_BATCH: o->batch = option_count("batch", optarg, 1, MAX_N); break;
+      case OPT_COLUMNS: o->columns = 1; break;
+      case OPT_STRIDE: o->stride = option_count("stride", optarg, 1, MAX_N); break;
+      case OPT_SWEEP_BATCHED: o->sweep_batched = 1; break;
+      case OPT_SWEEP_ELEMENTS:
+        o->sweep_elements = option_count("sweep-elements", optarg, 1, MAX_N);
+        break;
+      case OPT_LAYOUTS: o->layouts = option_layouts(optarg), o->layouts_given = 1; break;
       case OPT_BLOCKS: o->blocks = (unsigned)option_int("blocks", optarg, 1, 2147483647); break;
       case OPT_CSV: o->format = FORMAT_CSV, ++format_options; break;
       case OPT_JSON: o->format = FORMAT_JSON, ++format_options; break;

@@ -29,6 +29,10 @@ enum row_id {
   ROW_COUNT
 };
 
+/* The layouts of --sweep-batched, in the order it runs them; also the
+ * bits of --layouts.  LAYOUT_MISALIGNED: rows with ld = n + 1. */
+enum layout { LAYOUT_ROWS, LAYOUT_COLUMNS, LAYOUT_MISALIGNED, LAYOUT_COUNT };
+
 struct options {
   size_t n;
   int n_given;
@@ -48,15 +52,28 @@ struct options {
   int check;
   int tune;
   unsigned blocks; /* 0: the library's choice */
+  /* --batch, --columns, --stride: one batched call (gpureduce_reduce_batched) */
+  size_t batch; /* 0: not given */
+  int columns;
+  size_t stride; /* 0: dense (n for rows, batch for columns) */
+  /* --sweep-batched, --sweep-elements, --layouts */
+  int sweep_batched;
+  size_t sweep_elements; /* 0: the default (2^28; host backend 2^24) */
+  unsigned layouts;      /* bits of enum layout */
+  int layouts_given;
 };
 
 /*
  * Read argv into o, with the defaults: --repeat 10 for the ladder (a
- * smaller value raised to it, with a line on stderr), 5 for --sweep.
+ * smaller value raised to it, with a line on stderr), 5 for --sweep,
+ * --batch and --sweep-batched.
  * --help and --version print and exit 0; a bad option or value prints
  * one line and the usage on stderr and exits 2.
  */
 void parse_options(int argc, char **argv, struct options *o);
+
+/* --batch or --sweep-batched: a mode of gpureduce_reduce_batched. */
+int is_batched(const struct options *o);
 
 /* The f32 sum without flags: the operation of the ladder's rungs. */
 int is_plain_f32_sum(const struct options *o);

@@ -57,6 +57,20 @@ double median_ms(const struct clock_src *ck, const struct timing *tm, call_fn fn
   return m;
 }
 
+double median_ms_capped(const struct clock_src *ck, const struct timing *tm, double max_batch_ms,
+                        call_fn fn, void *arg, int *calls) {
+  struct timing t = *tm;
+  if (t.warmup > 0) {
+    if (ck->events) bench_cuda_sync("before a timed call");
+    const double one = time_batch_ms(ck, fn, arg, 1);
+    --t.warmup;
+    if (one * t.batch > max_batch_ms) t.batch = one > max_batch_ms ? 1 : (int)(max_batch_ms / one);
+    if (t.batch < 1) t.batch = 1;
+  }
+  if (calls) *calls = t.batch;
+  return median_ms(ck, &t, fn, arg);
+}
+
 double gbps(uint64_t bytes, double ms) { return ms > 0 ? (double)bytes / (ms * 1e6) : 0.0; }
 
 struct probe_call {

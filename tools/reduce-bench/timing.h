@@ -34,6 +34,13 @@ double host_now_ms(void);
 /* Median milliseconds per call, after tm->warmup untimed calls. */
 double median_ms(const struct clock_src *ck, const struct timing *tm, call_fn fn, void *arg);
 
+/* median_ms, but with fewer calls per batch (at least 1) when tm->batch
+ * calls would take more than max_batch_ms: one untimed call (counted as a
+ * warm-up) measures a call first.  The calls per batch used go to *calls
+ * (may be NULL). */
+double median_ms_capped(const struct clock_src *ck, const struct timing *tm, double max_batch_ms,
+                        call_fn fn, void *arg, int *calls);
+
 /* 10^9 bytes per second; 0 when ms is not positive. */
 double gbps(uint64_t bytes, double ms);
 
