@@ -19,10 +19,11 @@
  *            thread t holds the lanes t, t+32, ..., t+224, as the block
  *            layer's lane tree does (block_reduce.cuh), with 16-byte loads
  *            where the chunk is whole and aligned.
- *   serial   one thread holds all the lanes of its vector, folded in the
- *            order the lane tree combines them (bit-reversed lane index,
- *            order/tree.h's counter): the columns kernel, where the
- *            threads of a warp are neighbouring vectors.
+ *   columns  8 threads share a vector, thread y holding the lanes
+ *            y + 8i, folded in the order the lane tree combines them
+ *            (bit-reversed i, order/tree.h's counter): the columns
+ *            kernel, where the threads of a warp are neighbouring
+ *            vectors.
  *
  * Loads never touch an element outside the vector: whole-chunk loads only
  * for chunks inside it, scalar loads of the elements below n otherwise.
@@ -49,12 +50,35 @@ struct ChunkData {
   int count;
 };
 
+/* The first `count` elements of the chunk at e0 by scalar loads, packed
+ * as a chunk (the rest zero). */
+template <class In>
+__device__ __forceinline__ uint4 gather_chunk(const In *x, int64_t stride, uint64_t e0,
+                                              int count) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  In e[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) e[j] = j < count ? x[(int64_t)(e0 + j) * stride] : In(0);
+  uint4 raw;
+  memcpy(&raw, e, sizeof e);
+  return raw;
+}
+
+/* The same, out of line: for kernels that hold many chunks, where the
+ * edge chunks it serves are rare and the registers of an inlined gather
+ * (16 of them for 8-bit elements) would spill. */
+template <class In>
+__device__ __noinline__ uint4 gather_chunk_call(const In *x, int64_t stride, uint64_t e0,
+                                                int count) {
+  return gather_chunk(x, stride, e0, count);
+}
+
 /* Load the chunk of vector x (n elements, stride) whose first element is
  * e0: one 16-byte load when the chunk is whole, contiguous and aligned,
  * two aligned loads and a funnel shift when it is whole and contiguous but
  * misaligned (both 16-byte blocks inside the vector), else scalar loads of
- * the elements below n. */
-template <class In>
+ * the elements below n (inlined when InlineGather). */
+template <class In, bool InlineGather = true>
 __device__ __forceinline__ ChunkData load_vector_chunk(const In *x, int64_t stride, uint64_t n,
                                                        uint64_t e0) {
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
@@ -84,10 +108,9 @@ __device__ __forceinline__ ChunkData load_vector_chunk(const In *x, int64_t stri
       return c;
     }
   }
-  In e[V];
-#pragma unroll
-  for (int j = 0; j < V; ++j) e[j] = j < c.count ? x[(int64_t)(e0 + j) * stride] : In(0);
-  memcpy(&c.raw, e, sizeof e);
+  if (c.count > 0)
+    c.raw = InlineGather ? gather_chunk(x, stride, e0, c.count)
+                         : gather_chunk_call(x, stride, e0, c.count);
   return c;
 }
 
@@ -131,7 +154,8 @@ __device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, 
     ChunkData c[8];
 #pragma unroll
     for (int j = 0; j < 8; ++j)
-      c[j] = load_vector_chunk(x, stride, n, round_first + (uint64_t)(t + 32 * j) * V);
+      c[j] = load_vector_chunk<typename Op::In, false>(x, stride, n,
+                                                       round_first + (uint64_t)(t + 32 * j) * V);
 #pragma unroll
     for (int j = 0; j < 8; ++j)
       fold_loaded<Op>(lane[j], c[j], round_first + (uint64_t)(t + 32 * j) * V);
@@ -139,36 +163,43 @@ __device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, 
   return warp_lane_tree<Op>(combine_eight<Op>(lane));
 }
 
-/* serial: the value of tile `tile` of vector x, computed by one thread.
- * The tile's lanes holding elements are 0 .. C-1; with P the power of two
- * at or above C (at most 256), the lanes P and up are empty, so the lane
- * tree is the tree over lanes 0 .. P-1 whose leaf order is the lane index
- * with its log2(P) bits reversed: lane tree level s pairs lanes l and l+s,
- * so the root splits on bit 0 of the lane index, its children on bit 1,
- * and so on. */
+/* columns: thread y (0 <= y < kColumnLaneThreads = 8) of a column's
+ * threads folds the lanes y, y+8, y+16, ... of tile `tile` of vector x
+ * and returns their part of the lane tree, Value(y, 8): the levels whose
+ * pairs are both its own.  The tile's lanes holding elements are
+ * 0 .. C-1; with P the power of two at or above C (at most 256), the
+ * lanes P and up are empty, so rule 4 is the tree over lanes 0 .. P-1,
+ * whose leaf order is the lane index with its log2(P) bits reversed
+ * (level s pairs lanes l and l+s, so the root splits on bit 0 of the lane
+ * index, its children on bit 1, and so on).  Thread y's lanes y + 8*i
+ * are therefore folded in the order of i's bits reversed, through
+ * order/tree.h's counter; the caller combines the 8 threads' values with
+ * the levels 4, 2 and 1. */
 template <class Op>
-__device__ typename Op::Acc serial_tile(const typename Op::In *x, int64_t stride, uint64_t n,
-                                        uint64_t tile) {
+__device__ typename Op::Acc column_lanes(const typename Op::In *x, int64_t stride, uint64_t n,
+                                         uint64_t tile, unsigned y) {
   using Acc = typename Op::Acc;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t first_chunk = tile * GR_TILE_CHUNKS;
   const uint64_t chunks_left = (n + V - 1) / V - first_chunk;
   const unsigned c = chunks_left < (uint64_t)kThreads ? (unsigned)chunks_left : kThreads;
-  const int bits = c <= 1 ? 0 : 32 - __clz(c - 1); /* log2 of P */
-  Acc stack[9], r = Op::identity();
+  const unsigned lanes = c <= 8 ? 1u : ((1u << (32 - __clz(c - 1))) / 8); /* P/8, or 1 */
+  const int bits = 31 - __clz(lanes);
+  Acc stack[6], r = Op::identity();
 #pragma unroll 1
-  for (unsigned m = 0; m < (1u << bits); ++m) {
-    const unsigned l = bits ? __brev(m) >> (32 - bits) : 0u;
+  for (unsigned m = 0; m < lanes; ++m) {
+    const unsigned l = y + 8u * (bits ? __brev(m) >> (32 - bits) : 0u);
     Acc a = Op::identity();
+    ChunkData d[kChunksPerLane];
 #pragma unroll
-    for (int k = 0; k < kChunksPerLane; ++k) {
-      const uint64_t e0 = (first_chunk + l + (uint64_t)k * kThreads) * V;
-      const ChunkData d = load_vector_chunk(x, stride, n, e0);
-      fold_loaded<Op>(a, d, e0);
-    }
+    for (int k = 0; k < kChunksPerLane; ++k)
+      d[k] = load_vector_chunk(x, stride, n, (first_chunk + l + (uint64_t)k * kThreads) * V);
+#pragma unroll
+    for (int k = 0; k < kChunksPerLane; ++k)
+      fold_loaded<Op>(a, d[k], (first_chunk + l + (uint64_t)k * kThreads) * V);
     GR_TREE_PUSH(stack, m, a, Op::combine);
   }
-  GR_TREE_FOLD(stack, 1u << bits, r, Op::combine);
+  GR_TREE_FOLD(stack, lanes, r, Op::combine);
   return r;
 }
 

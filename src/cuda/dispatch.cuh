@@ -34,17 +34,24 @@ struct BatchedParams {
   uint64_t groups;     /* tile groups of one vector (tiles, columns kernels) */
   unsigned group_log2; /* log2 of tiles per group */
   unsigned g_log2;     /* rows kernel: log2 of the threads sharing a vector */
-  unsigned columns;    /* columns kernel: vectors per block (its block size) */
+  unsigned columns;    /* columns kernel: vectors per block */
   void *roots;         /* kBatchRoots roots of workspace */
   unsigned *tickets;   /* kBatchTickets tickets, zero between launches */
 };
 
-/* Vectors a thread of batched_segment_kernel holds at once. */
+/* Chunks a thread of batched_segment_kernel loads at once, from
+ * kRowsPerThread / J vectors (J lanes of each). */
 constexpr int kRowsPerThread = 4;
+
+/* Threads sharing one vector in batched_columns_kernel. */
+constexpr int kColumnLaneThreads = 8;
 
 /* The batched kernels of one (op, type) (kernel_batched.cuh). */
 struct BatchedKernels {
-  const void *segment, *segment_columns, *warp, *tiles, *columns;
+  /* segment[f][q]: batched_segment_kernel in form f (0 rows, 1 columns)
+   * with J = 2^q lanes a thread */
+  const void *segment[2][4];
+  const void *dense, *warp, *tiles, *columns;
 };
 
 /* reduce_kernel<Op> of (type, op, flags) as the address cudaLaunchKernel

@@ -1,7 +1,7 @@
 /*
  * cuda/dispatch_batched.cu - the dispatch layer of
  * gpureduce_reduce_batched() on a CUDA handle: from the shape to one of
- * the four batched kernels (kernel_batched.cuh), its plan and its launch
+ * the five batched kernels (kernel_batched.cuh), its plan and its launch
  * shape, one launch on the handle's stream.  No allocation, no
  * synchronization.  Which kernel and how many blocks change no bit of any
  * result: every kernel computes each vector in the order of doc/ORDER.md.
@@ -10,10 +10,13 @@
  *   contiguous, >= 2 tiles a vector batched_tiles_kernel, tile groups of
  *                                   a size that gives the GPU enough
  *                                   blocks
- *   neighbouring vectors closer     batched_segment_kernel's columns
- *   than neighbouring elements      form (<= 32 chunks), else
- *                                   batched_columns_kernel
- *   anything else, <= 32 chunks     batched_segment_kernel
+ *   contiguous batch of vectors of  batched_dense_kernel
+ *   n < V elements, n dividing V
+ *   <= 256 chunks a vector          batched_segment_kernel: its columns
+ *                                   form when neighbouring vectors are
+ *                                   closer than neighbouring elements,
+ *                                   else its rows form
+ *   longer columns                  batched_columns_kernel
  *   anything else                   batched_warp_kernel
  *
  * Sharing a vector's tiles among blocks needs a root per group and a
@@ -94,7 +97,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
   if (batch == 1 && element_stride == 1)
     return gr_cuda_reduce(h, input, output, n, type, op, flags, 0);
   const gr::BatchedKernels k = gr::batched_kernels_for(type, op, flags);
-  if (!k.segment)
+  if (!k.warp)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no batched kernel for %s %s",
                    gpureduce_type_name(type), gpureduce_op_name(op));
 
@@ -116,6 +119,8 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
   p.tickets =
       reinterpret_cast<unsigned *>(static_cast<char *>(h->workspace) + gr::kWsBatchTickets);
 
+  /* neighbouring vectors closer than neighbouring elements: columns */
+  const bool columns_like = magnitude(batch_stride) < magnitude(element_stride);
   const void *kernel;
   uint64_t grid;
   unsigned block = GR_LANES;
@@ -123,29 +128,31 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     kernel = k.tiles;
     plan_groups(p.tiles, batch, batch, sms * kTargetBlocksPerSm, p);
     grid = batch * p.groups;
-  } else if (element_stride != 1 && magnitude(batch_stride) < magnitude(element_stride)) {
-    if (chunks <= 32) {
-      kernel = k.segment_columns;
-      p.g_log2 = ceil_log2(chunks ? chunks : 1);
-      grid = ceil_div(batch, (uint64_t)(GR_LANES >> p.g_log2) * gr::kRowsPerThread);
-    } else {
-      kernel = k.columns;
-      p.columns = batch >= 256 ? 256u : batch > 64 ? 128u : batch > 32 ? 64u : 32u;
-      block = p.columns;
-      const uint64_t column_groups = ceil_div(batch, p.columns);
-      plan_groups(p.tiles, column_groups, batch, sms * kTargetBlocksPerSm * 2, p);
-      grid = column_groups * p.groups;
-    }
+  } else if (element_stride == 1 && n >= 1 && n < GR_CHUNK_BYTES / elem &&
+             (GR_CHUNK_BYTES / elem) % n == 0 && batch_stride == (int64_t)n) {
+    kernel = k.dense;
+    grid = ceil_div(ceil_div(batch * n, GR_CHUNK_BYTES / elem), (uint64_t)GR_LANES * gr::kRowsPerThread);
+  } else if (chunks <= GR_LANES) {
+    /* one lane round: G threads a vector, J lanes a thread */
+    const int form = element_stride != 1 && columns_like ? 1 : 0;
+    const unsigned q = chunks <= 32 ? 0 : ceil_log2(ceil_div(chunks, 32));
+    p.g_log2 = chunks <= 32 ? ceil_log2(chunks ? chunks : 1) : 5;
+    kernel = k.segment[form][q];
+    const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;
+    grid = ceil_div(batch, (uint64_t)(GR_LANES >> p.g_log2) * rows);
+  } else if (element_stride != 1 && columns_like) {
+    kernel = k.columns;
+    p.columns = batch >= 32 ? 32u : batch > 8 ? (unsigned)batch : 8u;
+    p.columns = 1u << ceil_log2(p.columns);
+    block = p.columns * gr::kColumnLaneThreads;
+    const uint64_t column_groups = ceil_div(batch, p.columns);
+    plan_groups(p.tiles, column_groups, batch,
+                sms * kTargetBlocksPerSm * GR_LANES / block, p);
+    grid = column_groups * p.groups;
   } else {
-    if (chunks <= 32) {
-      kernel = k.segment;
-      p.g_log2 = ceil_log2(chunks ? chunks : 1);
-      grid = ceil_div(batch, (uint64_t)(GR_LANES >> p.g_log2) * gr::kRowsPerThread);
-    } else {
-      kernel = k.warp;
-      p.g_log2 = 5;
-      grid = ceil_div(batch, GR_LANES / 32);
-    }
+    kernel = k.warp;
+    p.g_log2 = 5;
+    grid = ceil_div(batch, GR_LANES / 32);
   }
   if (grid > sms * kMaxBlocksPerSm) grid = sms * kMaxBlocksPerSm;
 

@@ -15,11 +15,20 @@
 namespace gr {
 
 template <class Op> BatchedKernels batched_kernels_of() {
-  return BatchedKernels{reinterpret_cast<const void *>(&batched_segment_kernel<Op, false>),
-                        reinterpret_cast<const void *>(&batched_segment_kernel<Op, true>),
-                        reinterpret_cast<const void *>(&batched_warp_kernel<Op>),
-                        reinterpret_cast<const void *>(&batched_tiles_kernel<Op>),
-                        reinterpret_cast<const void *>(&batched_columns_kernel<Op>)};
+  BatchedKernels k;
+  k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 1>);
+  k.segment[0][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 2>);
+  k.segment[0][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 4>);
+  k.segment[0][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 8>);
+  k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 1>);
+  k.segment[1][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 2>);
+  k.segment[1][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 4>);
+  k.segment[1][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 8>);
+  k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
+  k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
+  k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
+  k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);
+  return k;
 }
 
 template <gpureduce_type_t T, bool F64, int... O>
