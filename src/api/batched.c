@@ -59,12 +59,12 @@ static gpureduce_status_t input_span(struct gpureduce_handle *h, const void *inp
                    ", element_stride %" PRId64 ")",
                    batch, n, batch_stride, element_stride);
   int64_t lo_b, hi_b;
-  if (!mul_i64(size, lo_e, &lo_b) || !mul_i64(size, hi_e, &hi_b) ||
-      !add_i64(hi_b, (int64_t)size - 1, &hi_b))
+  if (!mul_i64(size, lo_e, &lo_b) || !mul_i64(size, hi_e, &hi_b))
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
                    "the byte offsets of elements %" PRId64 " .. %" PRId64
                    " (of %u bytes) from input overflow int64_t",
                    lo_e, hi_e, size);
+  hi_b += (int64_t)size - 1; /* a multiple of size up to INT64_MAX leaves room for it */
   const uint64_t at = (uint64_t)(uintptr_t)input;
   if (at < (uint64_t)0 - (uint64_t)lo_b || (uint64_t)hi_b > (uint64_t)UINTPTR_MAX - at)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
