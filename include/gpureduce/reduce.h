@@ -1,5 +1,6 @@
 /*
- * gpureduce/reduce.h - the reduction of one array, and the constants of the
+ * gpureduce/reduce.h - the reduction of one array or of a batch of vectors
+ * (the rows or columns of a strided matrix), and the constants of the
  * reduction order.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
