@@ -20,11 +20,7 @@
 /* Beyond 2^16 vectors, and few long ones. */
 static void cuda_large_shapes(void **state) {
   (void)state;
-  static const struct {
-    gpureduce_type_t type;
-    gpureduce_op_t op;
-    unsigned flags;
-  } kinds[] = {{GPUREDUCE_F32, GPUREDUCE_SUM, 0},
+  static const struct bb_kind kinds[] = {{GPUREDUCE_F32, GPUREDUCE_SUM, 0},
                {GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64},
                {GPUREDUCE_F32, GPUREDUCE_ARGMAX, 0},
                {GPUREDUCE_F16, GPUREDUCE_SUM, 0},

@@ -312,11 +312,7 @@ void bb_row_lengths(void **state) {
 
 void bb_many_tiles(void **state) {
   (void)state;
-  static const struct {
-    gpureduce_type_t type;
-    gpureduce_op_t op;
-    unsigned flags;
-  } kinds[] = {
+  static const struct bb_kind kinds[] = {
       {GPUREDUCE_F32, GPUREDUCE_SUM, 0},        {GPUREDUCE_F32, GPUREDUCE_SUM, 1},
       {GPUREDUCE_F16, GPUREDUCE_SUM, 0},        {GPUREDUCE_BF16, GPUREDUCE_SUM_SQUARES, 0},
       {GPUREDUCE_F64, GPUREDUCE_SUM_ABS, 0},    {GPUREDUCE_F32, GPUREDUCE_PROD, 0},
@@ -335,34 +331,25 @@ void bb_many_tiles(void **state) {
 
 void bb_large_batch(void **state) {
   (void)state;
-  static const struct {
-    gpureduce_type_t type;
-    gpureduce_op_t op;
-    unsigned flags;
-    enum bb_layout layout;
-  } kinds[] = {
-      {GPUREDUCE_F32, GPUREDUCE_SUM, 0, BB_DENSE},
-      {GPUREDUCE_F32, GPUREDUCE_ARGMAX, 0, BB_MISALIGNED},
-      {GPUREDUCE_F16, GPUREDUCE_SUM, 0, BB_COLUMNS},
-      {GPUREDUCE_U8, GPUREDUCE_SUM, 0, BB_DENSE},
-      {GPUREDUCE_I32, GPUREDUCE_MIN, 0, BB_COLUMNS},
-      {GPUREDUCE_F64, GPUREDUCE_SUM_SQUARES, 0, BB_PADDED},
-      {GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64, BB_BOTH_NEGATIVE},
-      {GPUREDUCE_BF16, GPUREDUCE_ARGMIN, 0, BB_NEGATIVE_BATCH},
+  static const struct bb_kind kinds[] = {
+      {GPUREDUCE_F32, GPUREDUCE_SUM, 0},  {GPUREDUCE_F32, GPUREDUCE_ARGMAX, 0},
+      {GPUREDUCE_F16, GPUREDUCE_SUM, 0},  {GPUREDUCE_U8, GPUREDUCE_SUM, 0},
+      {GPUREDUCE_I32, GPUREDUCE_MIN, 0},  {GPUREDUCE_F64, GPUREDUCE_SUM_SQUARES, 0},
+      {GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64},
+      {GPUREDUCE_BF16, GPUREDUCE_ARGMIN, 0},
   };
+  static const enum bb_layout layouts[COUNT(kinds)] = {
+      BB_DENSE, BB_MISALIGNED, BB_COLUMNS, BB_DENSE, BB_COLUMNS, BB_PADDED, BB_BOTH_NEGATIVE,
+      BB_NEGATIVE_BATCH};
   for (size_t k = 0; k < COUNT(kinds); ++k) {
-    const struct bb_shape sh = bb_layout(kinds[k].layout, kinds[k].type, 100000, 4, 0);
+    const struct bb_shape sh = bb_layout(layouts[k], kinds[k].type, 100000, 4, 0);
     bb_check_random(&sh, kinds[k].type, kinds[k].op, kinds[k].flags, "large batch");
   }
 }
 
 /* The kinds of the layout tests: every type's sum and argmax, and one of
  * each other operation. */
-static const struct {
-  gpureduce_type_t type;
-  gpureduce_op_t op;
-  unsigned flags;
-} layout_kinds[] = {
+static const struct bb_kind layout_kinds[] = {
     {GPUREDUCE_F16, GPUREDUCE_SUM, 0},  {GPUREDUCE_BF16, GPUREDUCE_SUM, 0},
     {GPUREDUCE_F32, GPUREDUCE_SUM, 0},  {GPUREDUCE_F64, GPUREDUCE_SUM, 0},
     {GPUREDUCE_I8, GPUREDUCE_SUM, 0},   {GPUREDUCE_U8, GPUREDUCE_SUM, 0},

@@ -46,6 +46,13 @@ enum bb_layout {
 struct bb_shape bb_layout(enum bb_layout layout, gpureduce_type_t type, size_t batch, size_t n,
                           size_t offset);
 
+/* A (type, op, flags) of the tests. */
+struct bb_kind {
+  gpureduce_type_t type;
+  gpureduce_op_t op;
+  unsigned flags;
+};
+
 /* The elements of the vectors: bits of vector b's element i. */
 struct bb_data {
   uint64_t (*value)(void *ctx, size_t b, size_t i);
