@@ -236,9 +236,9 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
   static GR_ALWAYS_INLINE A_T NAME##_tile(const IN_T *x, int64_t stride, uint64_t n,   \
                                           uint64_t tile) {                            \
     enum { V = GR_CHUNK_BYTES / sizeof(IN_T) };                                       \
-    const uint64_t first = tile * GR_TILE_CHUNKS * V, left = n - first;               \
-    const uint64_t count = left < (uint64_t)GR_TILE_CHUNKS * V ? left                 \
-                                                               : (uint64_t)GR_TILE_CHUNKS * V; \
+    const uint64_t tile_elems = (uint64_t)GR_TILE_CHUNKS * V;                         \
+    const uint64_t first = tile * tile_elems, left = n - first;                       \
+    const uint64_t count = left < tile_elems ? left : tile_elems;                     \
     const unsigned chunks = (unsigned)((count + V - 1) / V); /* >= 1 */              \
     const unsigned lanes = chunks < GR_LANES ? chunks : GR_LANES;                     \
     A_T lane[GR_LANES];                                                               \
