@@ -8,7 +8,8 @@
  * consumer compiles it without CUDA's include path: streams are passed as
  * `void *` (a cudaStream_t cast to void *).  It is an umbrella over
  *   gpureduce/base.h    statuses, operations, types, handles, names;
- *   gpureduce/reduce.h  the reduction of one array and the order's constants;
+ *   gpureduce/reduce.h  the reduction of one array or of a batch of vectors,
+ *                       and the order's constants;
  *   gpureduce/ladder.h  the classic kernels as teaching rungs;
  *   gpureduce/tune.h    block counts, the autotuner and its cache;
  * which stop with #error when included on their own.
@@ -86,6 +87,9 @@
  *   sibling unchanged.  Elements past n count as the identity, which is
  *   exact (the sum's identity is -0).  doc/ORDER.md has the full text;
  *   GPUREDUCE_ORDER_VERSION changes whenever the order does.
+ *   gpureduce_reduce_batched() computes each vector in this order on its
+ *   own, indexed from its own first element, so each result has the bits
+ *   of gpureduce_reduce() on that vector alone.
  *   MIN, MAX, ARGMIN, ARGMAX and all integer operations do not depend on
  *   the order: their answers are fixed by the rules above.
  *

@@ -49,9 +49,12 @@ extern "C" {
  *                   n > 0, a NULL result pointer), a pointer not aligned to
  *                   its element or result size, unknown flag bits, a device
  *                   ordinal below -1 (gpureduce_create()), a block count
- *                   above the device's limit, or a workspace smaller than
- *                   the size the library asked for.  Nothing was done;
- *                   correct the call.
+ *                   above the device's limit, a workspace smaller than
+ *                   the size the library asked for, or for
+ *                   gpureduce_reduce_batched() strides whose offsets
+ *                   overflow, elements or results beyond the ends of the
+ *                   address space, or an output overlapping the input's
+ *                   span.  Nothing was done; correct the call.
  * INVALID_HANDLE    the handle is NULL.
  * UNSUPPORTED       unknown operation, type or ladder rung, or a
  *                   combination without a meaning (GPUREDUCE_ACCUMULATE_F64

@@ -1,5 +1,6 @@
 /*
- * gpureduce/reduce.h - the reduction of one array, and the constants of the
+ * gpureduce/reduce.h - the reduction of one array or of a batch of vectors
+ * (the rows or columns of a strided matrix), and the constants of the
  * reduction order.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
@@ -72,17 +73,83 @@ gpureduce_reduce(const void *input, void *output, size_t n, gpureduce_type_t typ
  *
  * Vector b (0 <= b < batch) has the elements
  * input + b*batch_stride + i*element_stride (0 <= i < n), counted in
- * elements, not bytes; strides may be negative or zero.  Result b is
- * written gpureduce_result_size(type, op, flags) bytes apart:
+ * elements, not bytes; strides may be negative or zero (vectors may share
+ * elements, and a vector may repeat one).  Result b is written
+ * b * gpureduce_result_size(type, op, flags) bytes after output: the
+ * results are contiguous.
  *   rows of a row-major R x C matrix, leading dimension ld:
  *       batch = R, n = C, batch_stride = ld, element_stride = 1;
  *   its columns:
  *       batch = C, n = R, batch_stride = 1, element_stride = ld.
+ * Example: the F32 matrix {{1, 2, 3}, {4, 5, 6}} (ld 3) has the row sums
+ * {6, 15} (batch 2, n 3, strides 3 and 1) and the column sums {5, 7, 9}
+ * (batch 3, n 2, strides 1 and 3).
  *
  * Result b has the exact bits gpureduce_reduce() gives for vector b copied
  * into a contiguous buffer of its own, for every op, type and flag: it
  * depends on vector b's elements only, not on batch, the strides, the
- * launch shape, the tuner, the GPU or the backend.
+ * launch shape, the tuner, the GPU or the backend (each vector is reduced
+ * in the order of doc/ORDER.md on its own).  ARGMIN and ARGMAX give the
+ * index within the vector, 0 .. n-1.
+ *
+ * @param input   vector 0's element 0 (with negative strides not the
+ *                lowest address: the lowest element may lie before it).
+ *                On a CUDA handle, device memory of the handle's device
+ *                (or managed memory); on the host handle, host memory.
+ *                Aligned to the element size, and so is every element;
+ *                any such address gives the same bits.  May be NULL when
+ *                n == 0 (nothing is read).
+ * @param output  batch results in the same memory space as input, aligned
+ *                to the result size.  Must not overlap the input's span:
+ *                the bytes from the lowest element to the end of the
+ *                highest, gaps between vectors included (a conservative
+ *                check: an output in the padding of a pitched matrix is
+ *                refused too).
+ * @param batch   count of vectors; 0 succeeds and writes nothing (the
+ *                pointers may be NULL; only type, op and flags are
+ *                checked).
+ * @param n       count of elements in each vector; 0 writes each vector's
+ *                empty-input result (+0 for the sums, 1 for the product,
+ *                and so on by <gpureduce.h>), except for ARGMIN and
+ *                ARGMAX, which return GPUREDUCE_ERROR_EMPTY_INPUT and write
+ *                nothing.
+ * @param batch_stride    elements from vector b's element 0 to vector
+ *                b+1's: any int64_t.
+ * @param element_stride  elements from element i of a vector to element
+ *                i+1: any int64_t.
+ * @param type, op, flags, handle  as for gpureduce_reduce().
+ *
+ * Every element offset b*batch_stride + i*element_stride of the batch, and
+ * its offset in bytes, must fit in int64_t, and every element must lie
+ * inside the address space; the call checks this before it reads anything.
+ *
+ * On a CUDA handle the work is one kernel enqueued on the handle's stream;
+ * the call allocates nothing (the handle's workspace serves every shape),
+ * returns without synchronizing, and may be captured in a CUDA graph.  On
+ * the host handle the call is synchronous (with OpenMP, threads share the
+ * vectors, or the tiles of each vector when there are few).
+ *
+ * @return GPUREDUCE_SUCCESS (batch == 0 included);
+ *         GPUREDUCE_ERROR_INVALID_HANDLE;
+ *         GPUREDUCE_ERROR_UNSUPPORTED (unknown op or type, or flags not
+ *         valid for them);
+ *         GPUREDUCE_ERROR_INVALID_ARGUMENT (unknown flags; and with
+ *         batch > 0: NULL output, NULL input with n > 0, input not
+ *         aligned to its element size, output not aligned to its result
+ *         size, element offsets or their byte offsets that overflow
+ *         int64_t, elements beyond either end of the address space, a
+ *         batch * result size that overflows size_t or an output beyond
+ *         the end of the address space, an output overlapping the input's
+ *         span);
+ *         GPUREDUCE_ERROR_EMPTY_INPUT (ARGMIN/ARGMAX with n == 0);
+ *         GPUREDUCE_ERROR_WRONG_MEMORY_SPACE (the lowest input element or
+ *         the output);
+ *         GPUREDUCE_ERROR_CUDA (the launch failed).
+ *         The checks run in gpureduce_reduce()'s order (type, op and
+ *         flags; then batch == 0; the pointers, their alignment and
+ *         EMPTY_INPUT), then the offsets, the output's size and the
+ *         overlap, then the memory spaces.  On every error the output is
+ *         untouched and gpureduce_last_message() says what was wrong.
  */
 GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
 gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n,

@@ -18,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "host/host.h"
 #include "order/order.h"
 #include "order/tree.h"
@@ -29,11 +33,24 @@
 /* Threads pay off from about a megabyte of input (32 tiles); below that the
  * start of a parallel region costs more than it saves. */
 #define GR_HOST_PARALLEL_TILES 32
+#define GR_HOST_PARALLEL_BYTES \
+  ((uint64_t)GR_HOST_PARALLEL_TILES * GR_TILE_CHUNKS * GR_CHUNK_BYTES)
 #ifdef _OPENMP
 #define GR_OMP_GROUPS \
   _Pragma("omp parallel for schedule(dynamic, 1) if (plan.tiles >= GR_HOST_PARALLEL_TILES)")
+#define GR_OMP_VECTORS \
+  _Pragma("omp parallel for schedule(static) if (bytes >= GR_HOST_PARALLEL_BYTES)")
 #else
 #define GR_OMP_GROUPS
+#define GR_OMP_VECTORS
+#endif
+
+/* The tile function of each operation is compiled twice, for stride 1
+ * and for any stride (GR_HOST_FN). */
+#if defined(__GNUC__)
+#define GR_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define GR_ALWAYS_INLINE inline
 #endif
 
 /* ---- element readers ------------------------------------------------------ */
@@ -196,52 +213,89 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 /* ---- the order ------------------------------------------------------------ */
 
 /*
- * One reduction: NAME(input, n, output, roots).  IN_T is the element type,
- * RD widens it, A_T is the accumulator with identity IDENT, LIFT and COMB
- * as above, OUT_T/FIN the result.
+ * One reduction: NAME(input, n, stride, output, workspace) over the n
+ * elements input[i * stride] (stride in elements: 1 for gpureduce_reduce(),
+ * any int64_t for a batched vector; the API layer checked that every
+ * offset fits).  IN_T is the element type, RD widens it, A_T is the
+ * accumulator with identity IDENT, LIFT and COMB as above, OUT_T/FIN the
+ * result.
+ *
+ * With a workspace, the tiles are cut into the plan's groups, which run in
+ * parallel (OpenMP) and leave their roots in the workspace.  Without one
+ * (NULL: a batched vector on one thread of a parallel loop over vectors),
+ * every tile goes into one counter of the tile tree: the same tree, hence
+ * the same bits, since each group is an aligned subtree of it.
+ *
+ * A tile of few elements costs what its elements cost: only the chunks
+ * that hold elements are read, only the lanes they fill are set, and the
+ * lane tree skips the steps whose right lane is empty, all of whose
+ * elements are past n.  Such a lane holds the identity, and combining with
+ * the identity is exact (doc/ORDER.md), so skipping it changes no bit.
  */
 #define GR_HOST_FN(NAME, IN_T, RD, A_T, IDENT, LIFT, COMB, OUT_T, FIN)                \
-  static A_T NAME##_tile(const IN_T *x, uint64_t n, uint64_t tile) {                  \
+  static GR_ALWAYS_INLINE A_T NAME##_tile(const IN_T *x, int64_t stride, uint64_t n,   \
+                                          uint64_t tile) {                            \
     enum { V = GR_CHUNK_BYTES / sizeof(IN_T) };                                       \
+    const uint64_t tile_elems = (uint64_t)GR_TILE_CHUNKS * V;                         \
+    const uint64_t first = tile * tile_elems, left = n - first;                       \
+    const uint64_t count = left < tile_elems ? left : tile_elems;                     \
+    const unsigned chunks = (unsigned)((count + V - 1) / V); /* >= 1 */              \
+    const unsigned lanes = chunks < GR_LANES ? chunks : GR_LANES;                     \
     A_T lane[GR_LANES];                                                               \
-    for (int l = 0; l < GR_LANES; ++l) lane[l] = IDENT;                               \
-    for (int k = 0; k < GR_CHUNKS_PER_LANE; ++k)                                      \
-      for (int l = 0; l < GR_LANES; ++l) {                                            \
-        const uint64_t first = (tile * GR_TILE_CHUNKS + (uint64_t)k * GR_LANES + l) * V; \
-        for (int j = 0; j < V && first + j < n; ++j)                                  \
-          lane[l] = COMB(lane[l], LIFT(A_T, RD(x[first + j]), first + j));            \
+    for (unsigned l = 0; l < lanes; ++l) lane[l] = IDENT;                             \
+    for (unsigned c0 = 0; c0 < chunks; c0 += GR_LANES) {                              \
+      const unsigned end = chunks - c0 < GR_LANES ? chunks - c0 : GR_LANES;           \
+      for (unsigned l = 0; l < end; ++l) {                                            \
+        const uint64_t i0 = first + (uint64_t)(c0 + l) * V;                           \
+        const uint64_t i1 = n - i0 < V ? n : i0 + V;                                  \
+        for (uint64_t i = i0; i < i1; ++i)                                            \
+          lane[l] = COMB(lane[l], LIFT(A_T, RD(x[(int64_t)i * stride]), i));          \
       }                                                                               \
-    for (int s = GR_LANES / 2; s > 0; s >>= 1)                                        \
-      for (int l = 0; l < s; ++l) lane[l] = COMB(lane[l], lane[l + s]);               \
+    }                                                                                 \
+    /* lanes 0 .. a-1 may differ from the identity before step s */                   \
+    for (unsigned s = GR_LANES / 2, a = lanes; s > 0; s >>= 1) {                      \
+      for (unsigned l = 0; l + s < a; ++l) lane[l] = COMB(lane[l], lane[l + s]);      \
+      if (a > s) a = s;                                                               \
+    }                                                                                 \
     return lane[0];                                                                   \
   }                                                                                   \
-  static A_T NAME##_group(const IN_T *x, uint64_t n, uint64_t t0, uint64_t t1) {      \
+  /* The tiles t0 .. t1-1 (t1 > t0), an aligned subtree or all the tiles. */          \
+  static A_T NAME##_group(const IN_T *x, int64_t stride, uint64_t n, uint64_t t0,     \
+                          uint64_t t1) {                                              \
     A_T stack[64], r = IDENT;                                                         \
     for (uint64_t t = t0; t < t1; ++t) {                                              \
-      A_T v = NAME##_tile(x, n, t);                                                   \
+      /* stride 1, the 1-D call, gets a tile loop of its own */                       \
+      A_T v = stride == 1 ? NAME##_tile(x, 1, n, t) : NAME##_tile(x, stride, n, t);   \
       GR_TREE_PUSH(stack, t - t0, v, COMB);                                           \
     }                                                                                 \
     GR_TREE_FOLD(stack, t1 - t0, r, COMB);                                            \
     return r;                                                                         \
   }                                                                                   \
-  static void NAME(const void *input, uint64_t n, void *output, void *workspace) {    \
+  static void NAME(const void *input, uint64_t n, int64_t stride, void *output,       \
+                   void *workspace) {                                                 \
     const IN_T *x = (const IN_T *)input;                                              \
-    A_T *roots = (A_T *)workspace, stack[64], r = IDENT;                              \
-    struct gr_plan plan;                                                              \
-    gr_plan_make(n, sizeof(IN_T), GR_MAX_ROOTS, &plan);                               \
-    const int64_t groups = (int64_t)plan.groups;                                      \
-    const uint64_t per = (uint64_t)1 << plan.group_log2;                              \
-    GR_OMP_GROUPS                                                                     \
-    for (int64_t g = 0; g < groups; ++g) {                                            \
-      const uint64_t t0 = (uint64_t)g * per;                                          \
-      const uint64_t t1 = t0 + per < plan.tiles ? t0 + per : plan.tiles;              \
-      roots[g] = NAME##_group(x, n, t0, t1);                                          \
+    A_T r = IDENT;                                                                    \
+    if (!workspace) {                                                                 \
+      const uint64_t tiles = gr_tile_count(n, sizeof(IN_T));                          \
+      if (tiles) r = NAME##_group(x, stride, n, 0, tiles);                            \
+    } else {                                                                          \
+      A_T *roots = (A_T *)workspace, stack[64];                                       \
+      struct gr_plan plan;                                                            \
+      gr_plan_make(n, sizeof(IN_T), GR_MAX_ROOTS, &plan);                             \
+      const int64_t groups = (int64_t)plan.groups;                                    \
+      const uint64_t per = (uint64_t)1 << plan.group_log2;                            \
+      GR_OMP_GROUPS                                                                   \
+      for (int64_t g = 0; g < groups; ++g) {                                          \
+        const uint64_t t0 = (uint64_t)g * per;                                        \
+        const uint64_t t1 = t0 + per < plan.tiles ? t0 + per : plan.tiles;            \
+        roots[g] = NAME##_group(x, stride, n, t0, t1);                                \
+      }                                                                               \
+      for (int64_t g = 0; g < groups; ++g) {                                          \
+        A_T v = roots[g];                                                             \
+        GR_TREE_PUSH(stack, (uint64_t)g, v, COMB);                                    \
+      }                                                                               \
+      GR_TREE_FOLD(stack, (uint64_t)groups, r, COMB);                                 \
     }                                                                                 \
-    for (int64_t g = 0; g < groups; ++g) {                                            \
-      A_T v = roots[g];                                                               \
-      GR_TREE_PUSH(stack, (uint64_t)g, v, COMB);                                      \
-    }                                                                                 \
-    GR_TREE_FOLD(stack, (uint64_t)groups, r, COMB);                                   \
     const OUT_T out = FIN(r, n);                                                      \
     memcpy(output, &out, sizeof out);                                                 \
   }
@@ -292,7 +346,8 @@ GR_INT_TYPE(u64, uint64_t, RD_U64, uint64_t, 0, UINT64_MAX, LIFT_VAL)
 
 /* ---- dispatch ------------------------------------------------------------- */
 
-typedef void (*host_fn)(const void *, uint64_t, void *, void *);
+/* NAME(input, n, stride, output, workspace) of GR_HOST_FN. */
+typedef void (*host_fn)(const void *, uint64_t, int64_t, void *, void *);
 
 /* One row per type, in gpureduce_op_t order. */
 #define GR_ROW(T) \
@@ -307,6 +362,18 @@ static const host_fn host_f32_in_f64[GPUREDUCE_OP_COUNT] = {
     [GPUREDUCE_PROD] = f32d_prod,
     [GPUREDUCE_SUM_ABS] = f32d_sum_abs,
     [GPUREDUCE_SUM_SQUARES] = f32d_sum_squares};
+
+/* The function of (type, op, flags), or NULL with the handle's message
+ * set. */
+static host_fn host_lookup(struct gpureduce_handle *h, gpureduce_type_t type, gpureduce_op_t op,
+                           unsigned flags) {
+  const host_fn fn =
+      (flags & GPUREDUCE_ACCUMULATE_F64) ? host_f32_in_f64[op] : host_table[type][op];
+  if (!fn)
+    gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no host reduction for %s %s",
+            gpureduce_type_name(type), gpureduce_op_name(op));
+  return fn;
+}
 
 gpureduce_status_t gr_host_create(struct gpureduce_handle *h) {
   h->workspace = malloc((size_t)GR_MAX_ROOTS * GR_ROOT_BYTES);
@@ -325,10 +392,53 @@ void gr_host_destroy(struct gpureduce_handle *h) {
 gpureduce_status_t gr_host_reduce(struct gpureduce_handle *h, const void *input, void *output,
                                   uint64_t n, gpureduce_type_t type, gpureduce_op_t op,
                                   unsigned flags) {
-  const host_fn fn = (flags & GPUREDUCE_ACCUMULATE_F64) ? host_f32_in_f64[op] : host_table[type][op];
-  if (!fn)
-    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no host reduction for %s %s",
-                   gpureduce_type_name(type), gpureduce_op_name(op));
-  fn(input, n, output, h->workspace);
+  const host_fn fn = host_lookup(h, type, op, flags);
+  if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
+  fn(input, n, 1, output, h->workspace);
+  return GPUREDUCE_SUCCESS;
+}
+
+/* a * b, or UINT64_MAX when it does not fit. */
+static uint64_t mul_saturated(uint64_t a, uint64_t b) {
+  return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+/*
+ * Many vectors (at least one per thread), or vectors too short for groups
+ * to pay off: a parallel loop over the vectors (when the whole input is
+ * worth a parallel region), each vector on one thread with no workspace.
+ * A few long vectors: one after the other, each in parallel over its
+ * groups as gpureduce_reduce() does.  Either way each result has the bits
+ * of gr_host_reduce() on its vector alone (GR_HOST_FN).
+ */
+gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void *input,
+                                          void *output, uint64_t batch, uint64_t n,
+                                          int64_t batch_stride, int64_t element_stride,
+                                          gpureduce_type_t type, gpureduce_op_t op,
+                                          unsigned flags) {
+  const host_fn fn = host_lookup(h, type, op, flags);
+  if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
+  const size_t size = gpureduce_type_size(type), rs = gpureduce_result_size(type, op, flags);
+  const char *in = (const char *)input;
+  char *out = (char *)output;
+  /* Vector b starts b * step bytes from input (the API layer checked that
+   * these fit in int64_t; with n == 0 the input is never read and may be
+   * NULL). */
+  const int64_t step = n ? batch_stride * (int64_t)size : 0;
+  int over_vectors = 1;
+#ifdef _OPENMP
+  over_vectors = batch >= (uint64_t)omp_get_max_threads() ||
+                 gr_tile_count(n, size) < GR_HOST_PARALLEL_TILES;
+#endif
+  if (over_vectors) {
+    const uint64_t bytes = mul_saturated(mul_saturated(batch, n), size);
+    (void)bytes; /* without OpenMP */
+    GR_OMP_VECTORS
+    for (int64_t b = 0; b < (int64_t)batch; ++b)
+      fn(step ? in + b * step : in, n, element_stride, out + (size_t)b * rs, NULL);
+  } else {
+    for (uint64_t b = 0; b < batch; ++b)
+      fn(step ? in + (int64_t)b * step : in, n, element_stride, out + b * rs, h->workspace);
+  }
   return GPUREDUCE_SUCCESS;
 }

@@ -19,34 +19,6 @@
 
 #include "battery.h"
 
-/* ---- the CUDA backend of the battery --------------------------------------- */
-
-static void *cuda_alloc(size_t bytes) {
-  void *p = NULL;
-  return cudaMalloc(&p, bytes ? bytes : 1) == cudaSuccess ? p : NULL;
-}
-
-static void cuda_release(void *p) {
-  if (p) cudaFree(p);
-}
-
-static void cuda_put(void *dst, const void *src, size_t bytes) {
-  CK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-}
-
-static void cuda_get(void *dst, const void *src, size_t bytes) {
-  CK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost)); /* waits for the reductions */
-}
-
-static const struct tu_backend cuda_backend = {
-    .name = "CUDA",
-    .device = 0,
-    .alloc = cuda_alloc,
-    .release = cuda_release,
-    .put = cuda_put,
-    .get = cuda_get,
-};
-
 /* ---- state of the CUDA-only tests ----------------------------------------------- */
 
 static gpureduce_handle_t HH;   /* a host handle, for comparisons */
@@ -684,7 +656,7 @@ int main(void) {
    * tested explicitly by cuda_block_counts) */
   setenv("GPUREDUCE_TUNE", "off", 1);
   cmocka_set_message_output(CM_OUTPUT_TAP);
-  battery_use(&cuda_backend);
+  battery_use(&bt_cuda_backend);
   const struct CMUnitTest tests[] = {
       BATTERY_TESTS,
       cmocka_unit_test(cuda_matches_host),

@@ -1,12 +1,14 @@
 #!/bin/sh
 # abi-symbols.sh - the shared library exports exactly the functions that
 # the public headers (include/gpureduce.h and include/gpureduce/*.h)
-# declare GPUREDUCE_API, all in the one named node of the linker version
-# script src/libgpureduce.map: every declared function is listed in the
-# node and is a defined dynamic symbol of the built libgpureduce.so with
-# that node's version, and every listed or exported symbol is a declared
-# function.  One TAP line per symbol and check, naming the symbol.
-# doc/ABI.md says why this matters.
+# declare GPUREDUCE_API, each in one named node of the linker version
+# script src/libgpureduce.map: the nodes are named GPUREDUCE_MAJOR.MINOR
+# and each after the first inherits the one before it
+# (GPUREDUCE_0.2 { ... } GPUREDUCE_0.1;); every declared function is
+# listed in exactly one node and is a defined dynamic symbol of the built
+# libgpureduce.so with that node's version; and every listed or exported
+# symbol is a declared function.  One TAP line per symbol and check,
+# naming the symbol.  doc/ABI.md says why this matters.
 #
 # Run by `make check` (AM_TESTS_ENVIRONMENT sets GR_ABS_TOP_BUILDDIR and
 # GR_ABS_TOP_SRCDIR); skips when the tree was configured --disable-shared.
@@ -84,13 +86,20 @@ awk '
     }
   }' $headers | LC_ALL=C sort -u >"$tmp/declared"
 
-# The version script: comments dropped, the node names ("NAME {") and the
-# symbols of its global: section ("name;", no wildcard).
+# The version script, comments dropped: its nodes in order, "NAME PARENT"
+# ("NAME {" ... "} PARENT;", PARENT "-" for none), and the symbols of each
+# node's global: section, "symbol NODE" (no wildcard).
 sed 's|/\*.*\*/||; /\/\*/,/\*\//d' "$map" >"$tmp/map"
-awk '/^[A-Za-z_][A-Za-z0-9_.]*[ \t]*\{/ { sub(/[ \t]*\{.*/, ""); print }' "$tmp/map" >"$tmp/nodes"
-awk '/global:/ { on = 1; next } /local:/ { on = 0 }
-     on { gsub(/[ \t;]/, ""); if ($0 != "") print }' "$tmp/map" | LC_ALL=C sort -u >"$tmp/listed"
-node=`head -n 1 "$tmp/nodes"`
+awk '/^[A-Za-z_][A-Za-z0-9_.]*[ \t]*\{/ { node = $0; sub(/[ \t]*\{.*/, "", node); next }
+     /^[ \t]*\}/ && node != "" {
+       parent = $0; sub(/^[ \t]*\}[ \t]*/, "", parent); sub(/[ \t]*;.*/, "", parent)
+       print node, (parent == "" ? "-" : parent); node = ""
+     }' "$tmp/map" >"$tmp/nodes"
+awk '/^[A-Za-z_][A-Za-z0-9_.]*[ \t]*\{/ { node = $0; sub(/[ \t]*\{.*/, "", node); on = 0; next }
+     /global:/ { on = 1; next } /local:/ || /^[ \t]*\}/ { on = 0 }
+     on { gsub(/[ \t;]/, ""); if ($0 != "") print $0, node }' "$tmp/map" \
+  | LC_ALL=C sort -u >"$tmp/listed.nodes"
+cut -d ' ' -f 1 "$tmp/listed.nodes" | LC_ALL=C sort -u >"$tmp/listed"
 
 # Exported: defined dynamic symbols, "NAME TYPE VERSION" (one line per name;
 # nm -D writes name@@VERSION for a default version).  The version node's
@@ -111,7 +120,8 @@ ndecl=`wc -l <"$tmp/declared" | tr -d ' '`
 nexp=`wc -l <"$tmp/exported" | tr -d ' '`
 nlist=`wc -l <"$tmp/listed" | tr -d ' '`
 nnodes=`wc -l <"$tmp/nodes" | tr -d ' '`
-echo "1..`expr 2 + 2 \* $ndecl + $nexp + $nlist`"
+# (no node at all is one failed line)
+echo "1..`expr 1 + \( $nnodes + \( $nnodes = 0 \) \) + 2 \* $ndecl + $nexp + $nlist`"
 n=0
 ok ()     { n=`expr $n + 1`; echo "ok $n - $1"; }
 not_ok () { n=`expr $n + 1`; echo "not ok $n - $1"; }
@@ -121,26 +131,40 @@ if test "$ndecl" -gt 0; then
 else
   not_ok "the public headers declare no GPUREDUCE_API function (header parse failed?)"
 fi
-if test "$nnodes" -eq 1 && expr "$node" : 'GPUREDUCE_[0-9][0-9]*\.[0-9][0-9]*$' >/dev/null; then
-  ok "libgpureduce.map has one named version node, $node, listing $nlist symbols"
-else
-  not_ok "libgpureduce.map has one version node named GPUREDUCE_MAJOR.MINOR: it has $nnodes: `tr '\n' ' ' <"$tmp/nodes"`"
+# The nodes: GPUREDUCE_MAJOR.MINOR, the first inheriting none, each later
+# one the node before it.
+if test "$nnodes" -eq 0; then
+  not_ok "libgpureduce.map has named version nodes: it has none"
 fi
-
-# Declared -> listed in the node, and exported (as a function: T, or W/i
-# for weak and ifunc) with the node's version.
-while read -r sym; do
-  if grep -qx "$sym" "$tmp/listed"; then
-    ok "declared $sym is listed in $node of libgpureduce.map"
+previous=-
+while read -r node parent; do
+  if ! expr "$node" : 'GPUREDUCE_[0-9][0-9]*\.[0-9][0-9]*$' >/dev/null; then
+    not_ok "version node $node of libgpureduce.map is named GPUREDUCE_MAJOR.MINOR: it is not"
+  elif test "$parent" != "$previous"; then
+    not_ok "version node $node of libgpureduce.map inherits $previous: it inherits $parent"
   else
-    not_ok "declared $sym is listed in $node of libgpureduce.map: it is not"
+    test "$parent" = - && inherits="the first node" || inherits="inheriting $parent"
+    ok "version node $node of libgpureduce.map ($inherits) lists `awk -v n="$node" '$2 == n' "$tmp/listed.nodes" | wc -l | tr -d ' '` symbols"
   fi
+  previous=$node
+done <"$tmp/nodes"
+
+# Declared -> listed in one node, and exported (as a function: T, or W/i
+# for weak and ifunc) with that node's version.
+while read -r sym; do
+  nodes=`awk -v s="$sym" '$1 == s { print $2 }' "$tmp/listed.nodes" | tr '\n' ' ' | sed 's/ $//'`
+  case $nodes in
+    '') not_ok "declared $sym is listed in a node of libgpureduce.map: it is not" ;;
+    *' '*) not_ok "declared $sym is listed in one node of libgpureduce.map: it is in $nodes" ;;
+    *) ok "declared $sym is listed in $nodes of libgpureduce.map" ;;
+  esac
+  node=${nodes%% *}
   type=`awk -v s="$sym" '$1 == s { print $2 }' "$tmp/exported"`
   version=`awk -v s="$sym" '$1 == s { print $3 }' "$tmp/exported"`
   case $type:$version in
     T:"$node" | W:"$node" | i:"$node") ok "declared $sym is exported by $dlname as $sym@@$node" ;;
     :*) not_ok "declared $sym is exported by $dlname: it is not (missing from the version script, or not built?)" ;;
-    [TWi]:*) not_ok "declared $sym is exported by $dlname with version $node: its version is $version" ;;
+    [TWi]:*) not_ok "declared $sym is exported by $dlname with version ${node:-(its node)}: its version is $version" ;;
     *) not_ok "declared $sym is exported by $dlname as a function: nm type is $type" ;;
   esac
 done <"$tmp/declared"

@@ -8,8 +8,10 @@
 #   include/gpureduce/*.h): every prototype, enum value and constant in
 #   SYNOPSIS, every status of GPUREDUCE_STATUS_LIST in ERRORS with its
 #   value;
-#   the C example of README and of gpureduce(3) is tests/readme-example.c,
-#   which make check compiles and runs.
+#   the C examples of README and of gpureduce(3) are tests/readme-example.c
+#   (the first of each) and tests/readme-batched.c (README's second, the
+#   third .EX block of gpureduce(3)'s EXAMPLE), which make check compiles
+#   and runs.
 #
 # Run by `make check' (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
 # variables).  Needs no GPU (--help needs none); reads the source tree
@@ -29,6 +31,7 @@ man3=$src/doc/gpureduce.3
 # The umbrella and its subheaders, as one text.
 headers="$src/include/gpureduce.h `ls "$src"/include/gpureduce/*.h`"
 example=$src/tests/readme-example.c
+batched=$src/tests/readme-batched.c
 
 tap_tmpdir man
 # shellcheck disable=SC2086
@@ -199,27 +202,43 @@ while read -r name _ value; do
     || echo "$name ($value) has no entry in ERRORS" >>"$tmp/d8"
 done <"$tmp/errors.want"
 
-# ---- the C example ----------------------------------------------------------
+# ---- the C examples -------------------------------------------------------
+# readme_block N: the N-th ```c block of README, without its fences.
+readme_block ()
+{
+  awk -v want="$1" '/^```c$/ { k++; on = (k == want); next } /^```$/ { on = 0 } on' "$src/README"
+}
+# man_example N: the N-th .EX block of EXAMPLE in gpureduce.3, unescaped.
+man_example ()
+{
+  awk -v want="$1" '/^\.SH EXAMPLE$/ { sec = 1; next }
+       /^\.SH / { sec = 0 }
+       sec && /^\.EX$/ { k++; ex = (k == want); next }
+       ex && /^\.EE$/ { ex = 0 }
+       ex' "$man3" \
+    | sed 's/^\\&//; s/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g'
+}
 : >"$tmp/d9"
+: >"$tmp/d11"
 if test -f "$src/README"; then
-  sed -n '/^```c$/,/^```$/p' "$src/README" | sed '1d; $d' >"$tmp/readme.c"
+  readme_block 1 >"$tmp/readme.c"
   diff "$example" "$tmp/readme.c" >"$tmp/d9"
-  diag "$tmp/d9" "diff tests/readme-example.c <the \`\`\`c block of README>:"
+  diag "$tmp/d9" "diff tests/readme-example.c <the first \`\`\`c block of README>:"
+  readme_block 2 >"$tmp/readme2.c"
+  diff "$batched" "$tmp/readme2.c" >"$tmp/d11"
+  diag "$tmp/d11" "diff tests/readme-batched.c <the second \`\`\`c block of README>:"
 else
   echo "no README in $src" >>"$tmp/d9"
+  echo "no README in $src" >>"$tmp/d11"
 fi
-# The first .EX block of EXAMPLE, unescaped.
-awk '/^\.SH EXAMPLE$/ { sec = 1; next }
-     /^\.SH / { sec = 0 }
-     sec && /^\.EX$/ && !done { ex = 1; next }
-     ex && /^\.EE$/ { ex = 0; done = 1 }
-     ex' "$man3" \
-  | sed 's/^\\&//; s/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g' >"$tmp/man3.c"
-: >"$tmp/d10"
+man_example 1 >"$tmp/man3.c"
 diff "$example" "$tmp/man3.c" >"$tmp/d10"
 diag "$tmp/d10" "diff tests/readme-example.c <the first .EX block of EXAMPLE in gpureduce.3>:"
+man_example 3 >"$tmp/man3-batched.c"
+diff "$batched" "$tmp/man3-batched.c" >"$tmp/d12"
+diag "$tmp/d12" "diff tests/readme-batched.c <the third .EX block of EXAMPLE in gpureduce.3>:"
 
-echo "1..10"
+echo "1..12"
 check "reduce-bench --help runs and lists options and exit statuses" "$tmp/d1"
 check "every option of --help is in reduce-bench.1 OPTIONS, with its argument" "$tmp/d2"
 check "every option in reduce-bench.1 OPTIONS is in --help, with its argument" "$tmp/d3"
@@ -230,4 +249,6 @@ check "every enum value and constant of the public headers is in gpureduce.3 SYN
 check "every status of GPUREDUCE_STATUS_LIST has an ERRORS entry with its value" "$tmp/d8"
 check "README's C example is tests/readme-example.c" "$tmp/d9"
 check "gpureduce.3's EXAMPLE is tests/readme-example.c" "$tmp/d10"
+check "README's batched C example is tests/readme-batched.c" "$tmp/d11"
+check "gpureduce.3's batched EXAMPLE is tests/readme-batched.c" "$tmp/d12"
 exit 0

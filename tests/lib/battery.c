@@ -19,7 +19,27 @@
 
 #include "reference.h"
 
-/* ---- the backend and its buffers ------------------------------------------ */
+/* ---- the backends and the battery's buffers ------------------------------- */
+
+/* The host backend (battery.h); the CUDA one is in device.c. */
+static void *host_alloc(size_t bytes) {
+  void *p = NULL;
+  const size_t rounded = ((bytes ? bytes : 1) + 255) & ~(size_t)255;
+  return posix_memalign(&p, 256, rounded) == 0 ? p : NULL;
+}
+
+static void host_release(void *p) { free(p); }
+
+static void host_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+
+const struct tu_backend bt_host_backend = {
+    .name = "host",
+    .device = GPUREDUCE_DEVICE_HOST,
+    .alloc = host_alloc,
+    .release = host_release,
+    .put = host_copy,
+    .get = host_copy,
+};
 
 static const struct tu_backend *B;
 static gpureduce_handle_t H;
@@ -180,15 +200,14 @@ static void check_cases(const struct tc_plan *plan) {
   while (tu_next_case(&w, &c)) check_one(c.x, c.n, c.type, c.op, c.flags, c.data->what);
 }
 
-/* Result pattern of value v for (type, op, flags): the element type for
- * MIN/MAX, float or double for floating sum-likes; NaN gives the canonical
- * NaN.  v must be exact in that type. */
-static uint64_t rp(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v) {
+/* (battery.h; rp for short here) */
+uint64_t bt_result_pattern(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v) {
   const size_t rs = tu_result_size(type, op, flags);
   if (v != v) return tu_canonical_nan((unsigned)rs);
   if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX) return tu_pattern(type, v);
   return rs == 4 ? tu_pattern(GPUREDUCE_F32, v) : tu_f64_bits(v);
 }
+#define rp bt_result_pattern
 
 /* Reduce and compare with a hand-written answer. */
 static void TU_PRINTF(9, 10)
@@ -699,8 +718,8 @@ void bt_half_subnormals(void **state) {
 
 /* ---- tests: pointer offsets ---------------------------------------------------- */
 
-/* An element pattern that would change the answer of op if read. */
-static uint64_t poison_for(gpureduce_type_t type, gpureduce_op_t op) {
+/* (battery.h) */
+uint64_t bt_poison(gpureduce_type_t type, gpureduce_op_t op) {
   const tu_type *t = TU_TYPE(type);
   switch (op) {
     case GPUREDUCE_MIN:
@@ -737,7 +756,7 @@ void bt_offsets_and_poison(void **state) {
   uint64_t at0 = 0;
   tc_begin(&walk, &plan);
   while (tu_next_case(&walk, &c)) {
-    const uint64_t poison = poison_for(c.type, c.op);
+    const uint64_t poison = bt_poison(c.type, c.op);
     char what[240];
     snprintf(what, sizeof what,
              "%s %s%s n=%zu (%s) at %zu elements past an aligned address, poison 0x%" PRIx64

@@ -29,6 +29,11 @@ struct tu_backend {
   void (*get)(void *dst_host, const void *src, size_t bytes);
 };
 
+/* The backends: host memory on GPUREDUCE_DEVICE_HOST, and device memory
+ * of CUDA device 0 (tests/lib/device.c). */
+extern const struct tu_backend bt_host_backend;
+extern const struct tu_backend bt_cuda_backend;
+
 /* Select the backend; call before running the group. */
 void battery_use(const struct tu_backend *backend);
 /* Group setup and teardown: print the seed, create and destroy the
@@ -56,6 +61,17 @@ gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type
  * the case. */
 void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                         unsigned flags, uint64_t got, const char *what);
+
+/* An element pattern that would change the answer of op if read (data
+ * from G_INNER, or G_FACTORS for PROD, leaves room for it): -inf or the
+ * lowest value for MIN and ARGMIN, +inf or the largest for MAX and ARGMAX,
+ * a NaN or 0x5a... for the sum-like operations. */
+uint64_t bt_poison(gpureduce_type_t type, gpureduce_op_t op);
+
+/* Result pattern of value v for (type, op, flags) of a floating type: the
+ * element type for MIN/MAX, float or double for the sum-like operations;
+ * NaN gives the canonical NaN.  v must be exact in that type. */
+uint64_t bt_result_pattern(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v);
 
 /* The tests; BATTERY_TESTS lists them for a CMUnitTest array. */
 void bt_empty_inputs(void **state);
