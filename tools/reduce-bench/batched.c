@@ -33,16 +33,6 @@
 #include "run.h"
 #include "timing.h"
 
-/*
- * gpureduce_reduce_batched is declared in <gpureduce.h>, but until the
- * API layer's src/api/batched.c lands the library does not define it.  A
- * weak reference lets reduce-bench link now and say so at run time
- * (run_batched).  Delete this pragma once the library defines the
- * function: a weak reference does not pull a member out of a static
- * archive (--disable-shared).
- */
-#pragma weak gpureduce_reduce_batched
-
 #define BATCHED_BATCH 20          /* calls per timed batch, as --sweep */
 #define MAX_BATCH_MS 50.0         /* fewer calls per batch beyond this */
 #define CHECK_ALL_MAX 65536       /* every vector is checked up to this batch */
@@ -622,10 +612,6 @@ int run_batched(struct run *run) {
   int count = 0, failed = 0, slow = 0;
   size_t total = 0;
   run->mode = o->batch ? "batched" : "sweep-batched";
-  if (!gpureduce_reduce_batched)
-    fatal(EXIT_WRONG,
-          "gpureduce_reduce_batched is not in the libgpureduce this program was linked with "
-          "(the library's batched API is not built yet)");
   if (o->batch) {
     count = option_shape(o, &shapes[0]);
   } else {
