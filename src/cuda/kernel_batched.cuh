@@ -4,7 +4,7 @@
  * doc/ORDER.md (agent_batched.cuh), so result b has the bits of the 1-D
  * reduction of vector b alone.  dispatch_batched.cu picks the kernel:
  *
- *   batched_dense_kernel    contiguous vectors of 1, 2, 4, ... elements,
+ *   batched_dense_kernel    contiguous vectors of 2, 4, ... elements,
  *                           shorter than a chunk: whole chunks of the
  *                           batch, several vectors a chunk.
  *   batched_segment_kernel  vectors of at most 256 chunks, any strides:
@@ -53,8 +53,9 @@ __device__ __forceinline__ void *result_at(const BatchedParams &p, uint64_t b) {
   return static_cast<typename Op::Out *>(p.output) + b;
 }
 
-/* Contiguous vectors shorter than a chunk whose length divides it (n = 1,
- * 2, 4, ... < V, batch stride n): the batch is one array of batch * n
+/* Contiguous vectors shorter than a chunk whose length divides it (n = 2,
+ * 4, ... < V, batch stride n; the dispatch gives n = 1 to the segment
+ * kernel, measured faster): the batch is one array of batch * n
  * elements, and each thread folds whole 16-byte chunks of it, V/n vectors
  * a chunk, kRowsPerThread chunks at once.  A vector of n < V elements is
  * one lane of one chunk, so its value is the fold of its elements from the
