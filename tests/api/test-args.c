@@ -24,21 +24,12 @@ static unsigned char *out_buf;  /* OUT_BYTES */
 static int group_setup(void **state) {
   (void)state;
   tu_announce_seed();
-  if (gpureduce_create(&H, GPUREDUCE_DEVICE_HOST) != GPUREDUCE_SUCCESS) return -1;
-  in_buf = tu_alloc(4096);
-  out_buf = tu_alloc(OUT_BYTES);
-  for (int i = 0; i < 1024; ++i) {
-    const float f = (float)(i + 1);
-    memcpy(in_buf + 4 * i, &f, 4);
-  }
-  return 0;
+  return tu_args_open(&H, &in_buf, &out_buf, OUT_BYTES);
 }
 
 static int group_teardown(void **state) {
   (void)state;
-  free(in_buf);
-  free(out_buf);
-  return gpureduce_destroy(H) == GPUREDUCE_SUCCESS ? 0 : -1;
+  return tu_args_close(H, in_buf, out_buf);
 }
 
 /* One call that must fail: status, untouched output and canary, a message
@@ -49,12 +40,7 @@ static void expect_error(const char *what, gpureduce_status_t wanted, const void
   memset(out_buf, FILL, OUT_BYTES);
   const gpureduce_status_t s =
       gpureduce_reduce(input, out_buf + out_offset, n, type, op, flags, H);
-  check_status(wanted, s, "%s", what);
-  check_bytes(out_buf, FILL, OUT_BYTES, "%s: the output and the canary after it are untouched",
-              what);
-  const char *m = gpureduce_last_message(H);
-  check_true(m != NULL && *m != '\0', "%s: gpureduce_last_message is not empty", what);
-  check_true(tu_mentions(m, word), "%s: the message \"%s\" mentions \"%s\"", what, m, word);
+  check_failed(H, wanted, s, out_buf, FILL, OUT_BYTES, word, what);
 }
 
 static void null_pointers(void **state) {

@@ -171,10 +171,7 @@ static void cuda_batched_graph(void **state) {
 }
 
 int main(void) {
-  if (!tu_have_cuda()) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 0;
-  }
+  if (!tu_cuda_start(0)) return 0;
   setenv("GPUREDUCE_TUNE", "off", 1);
   cmocka_set_message_output(CM_OUTPUT_TAP);
   batched_use(&bt_cuda_backend);

@@ -290,21 +290,8 @@ static void huge_matrix(void **state) {
 }
 
 int main(void) {
-  if (!tu_have_cuda()) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 0;
-  }
-  size_t free_bytes = 0, total = 0;
-  if (cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
-    printf("1..0 # SKIP cannot query CUDA device 0's memory\n");
-    return 0;
-  }
   /* the largest case: 4097 x (2^20 + 2) floats, 17.2 GB, and its outputs */
-  if (free_bytes < 24 * GIB) {
-    printf("1..0 # SKIP %zu MiB of device memory free, this test needs 24 GiB\n",
-           free_bytes >> 20);
-    return 0;
-  }
+  if (!tu_cuda_start(24 * GIB)) return 0;
   setenv("GPUREDUCE_TUNE", "off", 1);
   cmocka_set_message_output(CM_OUTPUT_TAP);
   const struct CMUnitTest tests[] = {cmocka_unit_test(huge_batch),

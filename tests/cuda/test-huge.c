@@ -175,20 +175,8 @@ static void huge_floats(void **state) {
 }
 
 int main(void) {
-  if (!tu_have_cuda()) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 0;
-  }
-  size_t free_bytes = 0, total = 0;
-  if (cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
-    printf("1..0 # SKIP cannot query CUDA device 0's memory\n");
-    return 0;
-  }
-  if (free_bytes < 12 * GIB) {
-    printf("1..0 # SKIP %zu MiB of device memory free, this test needs 12 GiB\n",
-           free_bytes >> 20);
-    return 0;
-  }
+  const size_t free_bytes = tu_cuda_start(12 * GIB);
+  if (!free_bytes) return 0;
   setenv("GPUREDUCE_TUNE", "off", 1);
   cmocka_set_message_output(CM_OUTPUT_TAP);
   /* the float case (16 GiB) only where it fits; the plan says which ran */

@@ -1,11 +1,13 @@
 /*
- * device.c - tu_have_cuda() (testutil.h) and the CUDA backend of the
- * batteries (battery.h): the helpers that call the CUDA runtime, in a file
- * of their own so that a test that uses neither (test-tune-cache,
- * test-host) links no CUDA.
+ * device.c - tu_have_cuda() and tu_cuda_start() (testutil.h) and the CUDA
+ * backend of the batteries (battery.h): the helpers that call the CUDA
+ * runtime, in a file of their own so that a test that uses neither
+ * (test-tune-cache, test-host) links no CUDA.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
+#include <stdio.h>
+
 #include <cuda_runtime_api.h>
 
 #include "battery.h"
@@ -14,6 +16,24 @@ int tu_have_cuda(void) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) return 0;
   return count > 0;
+}
+
+size_t tu_cuda_start(size_t need) {
+  if (!tu_have_cuda()) {
+    printf("1..0 # SKIP no CUDA device\n");
+    return 0;
+  }
+  size_t free_bytes = 0, total = 0;
+  if (cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+    printf("1..0 # SKIP cannot query CUDA device 0's memory\n");
+    return 0;
+  }
+  if (free_bytes < need) {
+    printf("1..0 # SKIP %zu MiB of device memory free, this test needs %zu GiB\n",
+           free_bytes >> 20, need >> 30);
+    return 0;
+  }
+  return free_bytes;
 }
 
 /* The CUDA backend of the batteries: device 0. */

@@ -84,6 +84,10 @@ void tu_check_near(const char *file, int line, long double ref, double seen, dou
 void tu_check_bytes(const char *file, int line, const void *buf, unsigned char byte,
                     size_t len, const char *fmt, ...) TU_PRINTF(6, 7);
 
+void tu_check_failed(const char *file, int line, gpureduce_handle_t h,
+                     gpureduce_status_t wanted, gpureduce_status_t seen, const void *buf,
+                     unsigned char fill, size_t len, const char *word, const char *what);
+
 /* check_bits(wanted, seen, "what", ...): the same bit pattern (also for
  * integers and indices). */
 #define check_bits(w, s, ...) tu_check_bits(__FILE__, __LINE__, (w), (s), __VA_ARGS__)
@@ -92,6 +96,12 @@ void tu_check_bytes(const char *file, int line, const void *buf, unsigned char b
 /* check_tune_cache(wanted, seen, "what", ...): a gpureduce_tune_cache_t */
 #define check_tune_cache(w, s, ...) \
   tu_check_tune_cache(__FILE__, __LINE__, (w), (s), __VA_ARGS__)
+/* check_failed(h, wanted, seen, buf, fill, len, word, what): a call on h
+ * that must fail did: status `wanted`, the len bytes at buf still all
+ * `fill` (the output untouched), and a non-empty handle message that
+ * mentions `word`. */
+#define check_failed(h, w, s, buf, fill, len, word, what) \
+  tu_check_failed(__FILE__, __LINE__, (h), (w), (s), (buf), (fill), (len), (word), (what))
 /* check_true(condition, "what", ...) */
 #define check_true(c, ...) tu_check_true(__FILE__, __LINE__, !!(c), __VA_ARGS__)
 /* check_string(wanted, seen, "what", ...): equal strings (NULL only
@@ -118,10 +128,23 @@ int tu_make_tmpdir(char *dir, size_t cap, const char *name);
 int tu_remove_tmpdir(const char *dir);
 /* Case-insensitive: does `text` mention `word`? */
 int tu_mentions(const char *text, const char *word);
+
+/* The argument tests' fixture (tests/api): a host handle, 4096 bytes of
+ * input holding the floats 1, 2, 3, ... and out_bytes of output, both
+ * 256-byte aligned; 0 on success.  tu_args_close frees them and destroys
+ * the handle (0 on success). */
+int tu_args_open(gpureduce_handle_t *h, unsigned char **in, unsigned char **out,
+                 size_t out_bytes);
+int tu_args_close(gpureduce_handle_t h, unsigned char *in, unsigned char *out);
 /* malloc that fails the test on failure; aligned to 256 bytes. */
 void *tu_alloc(size_t bytes);
 /* Is there a usable CUDA device?  (cudaGetDeviceCount: error or 0 = no;
  * tests/lib/device.c, so that host-only tests need no CUDA runtime.) */
 int tu_have_cuda(void);
+/* The start of a test program that needs `need` bytes (a whole number of
+ * GiB) of free memory on CUDA device 0: without a device, or with less
+ * free, print the TAP plan that skips the program, with the reason, and
+ * return 0; else make device 0 current and return its free bytes. */
+size_t tu_cuda_start(size_t need);
 
 #endif /* GPUREDUCE_TESTUTIL_H */
