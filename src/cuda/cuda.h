@@ -48,6 +48,32 @@ gpureduce_status_t gr_cuda_reduce_batched(struct gpureduce_handle *h, const void
                                           gpureduce_type_t type, gpureduce_op_t op,
                                           unsigned flags);
 
+/* dispatch_segments.cu: `segments` segments, segment s the elements
+ * input[offsets[s] .. offsets[s+1]-1] (offsets: segments + 1 element
+ * offsets in device memory, which the host never reads), result s at
+ * output + s*result_size; one kernel enqueued on the handle's stream (none
+ * when segments == 0), no allocation, no synchronization.  The API layer
+ * (api/segments.c) has checked every argument it can see, which excludes
+ * the offsets' values.  Each result has the bits of gr_cuda_reduce() on
+ * its segment alone (an empty segment: the empty result, UINT64_MAX for
+ * ARGMIN and ARGMAX).  A segment whose offsets decrease or leave
+ * [offsets[0], offsets[segments]] is invalid: it gets the empty result and
+ * its index joins the handle's sticky error (gr_cuda_take_async_error());
+ * while any segment of a call is invalid, the results of that call's valid
+ * segments longer than a warp's share are unspecified.  Nothing outside
+ * [input + offsets[0], input + offsets[segments]) is read and nothing
+ * outside the output written, whatever the offsets hold. */
+gpureduce_status_t gr_cuda_reduce_segments(struct gpureduce_handle *h, const void *input,
+                                           void *output, const uint64_t *offsets,
+                                           uint64_t segments, gpureduce_type_t type,
+                                           gpureduce_op_t op, unsigned flags);
+
+/* device.cu: synchronize the handle's stream, then read and clear the
+ * sticky error of its segmented reductions: *bad_segment receives the
+ * lowest invalid segment index recorded since the last call, UINT64_MAX
+ * when there is none. */
+gpureduce_status_t gr_cuda_take_async_error(struct gpureduce_handle *h, uint64_t *bad_segment);
+
 /* ladder.cu: the teaching rungs. */
 gpureduce_status_t gr_cuda_ladder(struct gpureduce_handle *h, gpureduce_ladder_rung_t rung,
                                   const float *input, float *output, uint64_t n,
