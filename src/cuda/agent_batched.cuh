@@ -73,6 +73,18 @@ __device__ __noinline__ uint4 gather_chunk_call(const In *x, int64_t stride, uin
   return gather_chunk(x, stride, e0, count);
 }
 
+/* The 16 bytes that start m bytes (0 < m < 16) into the aligned block b0,
+ * b1 being the block after it. */
+__device__ __forceinline__ uint4 shift_pair(const uint4 &b0, const uint4 &b1, unsigned m) {
+  const unsigned rbits = (m % 4) * 8;
+  switch (m / 4) {
+    case 0: return shift_chunk<0>(b0, b1, rbits);
+    case 1: return shift_chunk<1>(b0, b1, rbits);
+    case 2: return shift_chunk<2>(b0, b1, rbits);
+    default: return shift_chunk<3>(b0, b1, rbits);
+  }
+}
+
 /* Load the chunk of vector x (n elements, stride) whose first element is
  * e0: one 16-byte load when the chunk is whole, contiguous and aligned,
  * two aligned loads and a funnel shift when it is whole and contiguous but
@@ -97,14 +109,7 @@ __device__ __forceinline__ ChunkData load_vector_chunk(const In *x, int64_t stri
     if (lo >= reinterpret_cast<uintptr_t>(x) &&
         lo + 2 * GR_CHUNK_BYTES <= reinterpret_cast<uintptr_t>(x + n)) {
       const uint4 *blk = reinterpret_cast<const uint4 *>(lo);
-      const uint4 b0 = load_chunk(blk), b1 = load_chunk(blk + 1);
-      const unsigned rbits = (m % 4) * 8;
-      switch (m / 4) {
-        case 0: c.raw = shift_chunk<0>(b0, b1, rbits); break;
-        case 1: c.raw = shift_chunk<1>(b0, b1, rbits); break;
-        case 2: c.raw = shift_chunk<2>(b0, b1, rbits); break;
-        default: c.raw = shift_chunk<3>(b0, b1, rbits); break;
-      }
+      c.raw = shift_pair(load_chunk(blk), load_chunk(blk + 1), m);
       return c;
     }
   }
@@ -136,6 +141,52 @@ __device__ __forceinline__ typename Op::Acc combine_eight(const typename Op::Acc
                      Op::combine(Op::combine(v[1], v[5]), Op::combine(v[3], v[7])));
 }
 
+/* The chunks q0 + t + 32j (j < 8) of a contiguous vector x of n elements
+ * that starts m bytes (0 < m < 16) past a 16-byte boundary, for thread t
+ * of a warp: each chunk straddles two aligned blocks, and each thread loads
+ * one block, the one its chunk starts in, and takes the next from its
+ * neighbour (lane t+1, or lane 0's next j; lane 31's last from one more
+ * load), so a round costs one load a chunk, not two.  A block not wholly
+ * inside the vector is not loaded: its chunk is gathered. */
+template <class In>
+__device__ __forceinline__ void load_shifted_round(const In *x, uint64_t n, uint64_t q0,
+                                                   unsigned m, unsigned t, ChunkData (&c)[8]) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(x) - m; /* block 0 */
+  const uintptr_t end = reinterpret_cast<uintptr_t>(x + n);
+  uint4 blk[9];
+  bool have[9];
+#pragma unroll
+  for (int j = 0; j <= 8; ++j) {
+    const uint64_t q = q0 + t + 32 * (j < 8 ? j : 7) + (j < 8 ? 0 : 1);
+    const uintptr_t lo = base + (uintptr_t)q * GR_CHUNK_BYTES;
+    have[j] = q >= 1 && lo + GR_CHUNK_BYTES <= end && (j < 8 || t == 31);
+    blk[j] = have[j] ? load_chunk(reinterpret_cast<const uint4 *>(lo)) : make_uint4(0, 0, 0, 0);
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    /* what lane t-1 needs from this one: block j here, or block j+1 for lane 31 */
+    const uint4 give = t == 0 ? blk[j + 1 < 8 ? j + 1 : 7] : blk[j];
+    uint4 next;
+    next.x = __shfl_sync(0xffffffffu, give.x, (t + 1) & 31);
+    next.y = __shfl_sync(0xffffffffu, give.y, (t + 1) & 31);
+    next.z = __shfl_sync(0xffffffffu, give.z, (t + 1) & 31);
+    next.w = __shfl_sync(0xffffffffu, give.w, (t + 1) & 31);
+    if (j == 7 && t == 31) next = blk[8];
+    const uint64_t q = q0 + t + 32 * j;
+    const uint64_t e0 = q * V;
+    c[j].count = e0 >= n ? 0 : (n - e0 >= (uint64_t)V ? V : (int)(n - e0));
+    const uintptr_t after = base + (uintptr_t)(q + 1) * GR_CHUNK_BYTES;
+    const bool next_inside = after + GR_CHUNK_BYTES <= end;
+    if (c[j].count == V && have[j] && next_inside)
+      c[j].raw = shift_pair(blk[j], next, m);
+    else if (c[j].count > 0)
+      c[j].raw = gather_chunk_call(x, 1, e0, c[j].count);
+    else
+      c[j].raw = make_uint4(0, 0, 0, 0);
+  }
+}
+
 /* warp: the value of tile `tile` of vector x, computed by the 32 threads of
  * a warp (thread t = lane of the warp), in lane 0. */
 template <class Op>
@@ -147,15 +198,21 @@ __device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, 
 #pragma unroll
   for (int j = 0; j < 8; ++j) lane[j] = Op::identity();
   const uint64_t tile_first = tile * GR_TILE_CHUNKS * V;
+  const unsigned m = (unsigned)(reinterpret_cast<uintptr_t>(x) % GR_CHUNK_BYTES);
+  const bool shifted = stride == 1 && m != 0; /* the same for the whole warp */
 #pragma unroll 1
   for (int k = 0; k < kChunksPerLane; ++k) {
     const uint64_t round_first = tile_first + (uint64_t)k * kThreads * V;
     if (round_first >= n) break; /* the same for the whole warp */
     ChunkData c[8];
+    if (shifted) {
+      load_shifted_round(x, n, round_first / V, m, t, c);
+    } else {
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
-      c[j] = load_vector_chunk<typename Op::In, false>(x, stride, n,
-                                                       round_first + (uint64_t)(t + 32 * j) * V);
+      for (int j = 0; j < 8; ++j)
+        c[j] = load_vector_chunk<typename Op::In, false>(
+            x, stride, n, round_first + (uint64_t)(t + 32 * j) * V);
+    }
 #pragma unroll
     for (int j = 0; j < 8; ++j)
       fold_loaded<Op>(lane[j], c[j], round_first + (uint64_t)(t + 32 * j) * V);

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "api/handle.h"
+#include "cuda/dispatch.cuh"
 #include "order/order.h"
 
 namespace gr {
@@ -20,7 +21,11 @@ namespace gr {
  * kernels' roots (kBatchRoots of them, GR_ROOT_BYTES each) and their
  * tickets (kBatchTickets, one per vector or column group whose tiles
  * several blocks share).  The tickets are zero between launches: the last
- * block of each launch (or of each vector) resets its own. */
+ * block of each launch (or of each vector) resets its own.  The segmented
+ * reduction borrows the batched roots and tickets (a handle's calls run
+ * The segmented reduction's slots follow (dispatch.cuh: the tree values
+ * and tickets of kSegmentMaxWarps warps, 2.25 MiB) and its SegmentsState
+ * on the last line. */
 constexpr unsigned kWsRoots = 0;
 constexpr unsigned kWsTicket = GR_MAX_ROOTS * GR_ROOT_BYTES;
 constexpr unsigned kWsLadderTicket = kWsTicket + 64u;
@@ -28,7 +33,12 @@ constexpr unsigned kBatchRoots = 65536u;   /* 1 MiB */
 constexpr unsigned kBatchTickets = 16384u; /* 64 KiB */
 constexpr unsigned kWsBatchRoots = GR_MAX_ROOTS * GR_ROOT_BYTES + 256u;
 constexpr unsigned kWsBatchTickets = kWsBatchRoots + kBatchRoots * GR_ROOT_BYTES;
-constexpr unsigned kWorkspaceBytes = kWsBatchTickets + kBatchTickets * 4u;
+constexpr unsigned kWsSegmentNodes = kWsBatchTickets + kBatchTickets * 4u;
+constexpr unsigned kWsSegmentTickets =
+    kWsSegmentNodes + kSegmentMaxWarps * kSegmentNodesPerWarp * GR_ROOT_BYTES;
+constexpr unsigned kWsSegmentsState =
+    kWsSegmentTickets + kSegmentMaxWarps * kSegmentTicketsPerWarp * 4u;
+constexpr unsigned kWorkspaceBytes = kWsSegmentsState + 64u;
 
 /* Make `device` current for the lifetime of the object, then restore the
  * caller's.  Every entry point that touches the device holds one, so a

@@ -1,7 +1,8 @@
 /*
  * cuda/dispatch.cuh - what the dispatch layers (dispatch.cu,
- * dispatch_batched.cu) and the kernels share: the kernels' parameter
- * blocks and the lookup of the kernels of an (op, type).  Host and device C++.  Not installed.
+ * dispatch_batched.cu, dispatch_segments.cu) and the kernels share: the
+ * kernels' parameter blocks and the lookup of the kernels of an (op,
+ * type).  Host and device C++.  Not installed.
  */
 #ifndef GR_CUDA_DISPATCH_CUH
 #define GR_CUDA_DISPATCH_CUH
@@ -39,6 +40,40 @@ struct BatchedParams {
   unsigned *tickets;   /* kBatchTickets tickets, zero between launches */
 };
 
+/* The state of the segmented reductions in a handle's workspace, on a
+ * line of its own: the grid ticket (the last block of a launch resets what
+ * invalid offsets may have left), the launch's "an invalid segment was
+ * seen" flag, and the sticky error, UINT64_MAX minus the lowest invalid
+ * segment index seen since gr_cuda_take_async_error() last read it (0 for
+ * none, so that atomicMax keeps the lowest index). */
+struct SegmentsState {
+  unsigned grid_ticket;
+  unsigned invalid_seen;
+  unsigned long long sticky;
+};
+
+/* Parameters of segments_kernel (kernel_segments.cuh). */
+struct SegmentsParams {
+  const void *input;
+  void *output;
+  const uint64_t *offsets; /* segments + 1 element offsets, device memory */
+  uint64_t segments;
+  void *nodes;             /* kSegmentNodesPerWarp roots a warp of the grid */
+  unsigned *tickets;       /* kSegmentTicketsPerWarp a warp, zero between launches */
+  SegmentsState *state;
+};
+
+/* Workspace of segments_kernel a warp of its grid: the values and tickets
+ * of the trees that combine a long segment's groups (kernel_segments.cuh
+ * says why these suffice). */
+constexpr unsigned kSegmentNodesPerWarp = 32;
+constexpr unsigned kSegmentTicketsPerWarp = 16;
+/* The most warps a grid of segments_kernel has (the workspace's slots). */
+constexpr unsigned kSegmentMaxWarps = 4096;
+/* Blocks of segments_kernel a multiprocessor holds at once (its launch
+ * bounds), so that a grid of that many blocks a multiprocessor is one wave. */
+constexpr unsigned kSegmentBlocksPerSm = 2;
+
 /* Chunks a thread of batched_segment_kernel loads at once, from
  * kRowsPerThread / J vectors (J lanes of each). */
 constexpr int kRowsPerThread = 4;
@@ -68,6 +103,13 @@ const void *int_kernel_for(gpureduce_type_t type, gpureduce_op_t op);
 BatchedKernels batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 BatchedKernels float_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 BatchedKernels int_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
+
+/* segments_kernel<Op> of (type, op, flags), nullptr for a combination
+ * without a meaning.  Defined in instantiate_segments_float.cu and
+ * instantiate_segments_int.cu. */
+const void *segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
+const void *float_segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
+const void *int_segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op);
 
 } /* namespace gr */
 

@@ -21,6 +21,14 @@ __device__ inline ValueIndex<W> shfl_down(ValueIndex<W> v, int delta, int width 
                        __shfl_down_sync(0xffffffffu, v.i, delta, width)};
 }
 
+/* v of lane `src` (all 32 lanes take part). */
+template <class A> __device__ inline A shfl_idx(A v, int src) {
+  return __shfl_sync(0xffffffffu, v, src);
+}
+template <class W> __device__ inline ValueIndex<W> shfl_idx(ValueIndex<W> v, int src) {
+  return ValueIndex<W>{__shfl_sync(0xffffffffu, v.v, src), __shfl_sync(0xffffffffu, v.i, src)};
+}
+
 /* Rule 4's last five levels: the value of warp lane l combines with that
  * of lane l + s for s = 16, 8, 4, 2, 1.  The warp's value ends in lane 0. */
 template <class Op>
