@@ -208,9 +208,10 @@ typedef struct gpureduce_handle *gpureduce_handle_t;
  * and waits for that on the legacy default stream (besides
  * gpureduce_autotune() and gpureduce_get_async_error(), the only calls
  * that synchronize); it uses the legacy default stream until
- * gpureduce_set_stream(), and loads the tuning cache.  The host handle allocates its workspace in host memory.  Either
- * starts with no asynchronous error (gpureduce_get_async_error()).  On
- * failure no handle exists, so the status is the whole answer.
+ * gpureduce_set_stream(), and loads the tuning cache.  The host handle
+ * allocates its workspace in host memory.  Either starts with no
+ * asynchronous error (gpureduce_get_async_error()).  On failure no handle
+ * exists, so the status is the whole answer.
  *
  * @return GPUREDUCE_SUCCESS;
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (handle is NULL, or device is
