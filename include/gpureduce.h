@@ -8,8 +8,9 @@
  * consumer compiles it without CUDA's include path: streams are passed as
  * `void *` (a cudaStream_t cast to void *).  It is an umbrella over
  *   gpureduce/base.h    statuses, operations, types, handles, names;
- *   gpureduce/reduce.h  the reduction of one array or of a batch of vectors,
- *                       and the order's constants;
+ *   gpureduce/reduce.h  the reduction of one array, of a batch of vectors
+ *                       or of segments given by offsets, and the order's
+ *                       constants;
  *   gpureduce/ladder.h  the classic kernels as teaching rungs;
  *   gpureduce/tune.h    block counts, the autotuner and its cache;
  * which stop with #error when included on their own.
@@ -54,7 +55,9 @@
  *     PROD gives 1, MIN gives +inf (integers: the type's largest value),
  *     MAX gives -inf (integers: the type's lowest value); the result is
  *     written.  ARGMIN and ARGMAX return GPUREDUCE_ERROR_EMPTY_INPUT and
- *     write nothing.
+ *     write nothing; an empty segment of gpureduce_reduce_segments() gets
+ *     the same values, except that ARGMIN and ARGMAX write
+ *     GPUREDUCE_NO_INDEX and succeed.
  *   - NaN: any NaN among the elements makes SUM, PROD, SUM_ABS,
  *     SUM_SQUARES, MIN and MAX NaN (never the identity); ARGMIN and ARGMAX
  *     give the index of the first NaN, as NumPy does.  A NaN result is
@@ -89,7 +92,8 @@
  *   GPUREDUCE_ORDER_VERSION changes whenever the order does.
  *   gpureduce_reduce_batched() computes each vector in this order on its
  *   own, indexed from its own first element, so each result has the bits
- *   of gpureduce_reduce() on that vector alone.
+ *   of gpureduce_reduce() on that vector alone; so does
+ *   gpureduce_reduce_segments() with each segment.
  *   MIN, MAX, ARGMIN, ARGMAX and all integer operations do not depend on
  *   the order: their answers are fixed by the rules above.
  *
@@ -98,7 +102,9 @@
  * cleared.  The reductions allocate nothing and never synchronize: on a
  * CUDA handle they only enqueue work.  gpureduce_autotune() is the one
  * exception: it allocates a device buffer, synchronizes and launches many
- * kernels, so call it at start-up.  No call prints or exits.
+ * kernels, so call it at start-up.  gpureduce_get_async_error(), which
+ * reports invalid offsets of segmented reductions, synchronizes the
+ * handle's stream (and allocates nothing).  No call prints or exits.
  *
  * Threads: a handle may be used by one thread at a time, and its calls on a
  * CUDA device must be ordered (one stream, or streams the caller orders):

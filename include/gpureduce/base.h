@@ -36,8 +36,10 @@ extern "C" {
  * Every call that can fail returns a gpureduce_status_t.  The values are
  * fixed (they are part of the ABI) and new ones are only ever appended.
  * After any error status nothing was written to the output, and the handle
- * can still be used unless the entry says otherwise.  gpureduce_last_message()
- * gives the detail of the failure of the handle's last call.
+ * can still be used unless the entry says otherwise.  (INVALID_OFFSETS is
+ * the one status that reports on earlier calls rather than on the call
+ * that returns it.)  gpureduce_last_message() gives the detail of the
+ * failure of the handle's last call.
  *
  * GPUREDUCE_STATUS_LIST(X) is the one list of them: X(NAME, VALUE, TEXT),
  * where TEXT is what gpureduce_status_string() returns.  It generates the
@@ -54,7 +56,12 @@ extern "C" {
  *                   gpureduce_reduce_batched() strides whose offsets
  *                   overflow, elements or results beyond the ends of the
  *                   address space, or an output overlapping the input's
- *                   span.  Nothing was done; correct the call.
+ *                   span, or for gpureduce_reduce_segments() a NULL
+ *                   input or offsets, offsets not aligned to 8 bytes, a
+ *                   segment count whose offsets or results overflow
+ *                   size_t, results or offsets beyond the end of the
+ *                   address space, or an output overlapping the offsets.
+ *                   Nothing was done; correct the call.
  * INVALID_HANDLE    the handle is NULL.
  * UNSUPPORTED       unknown operation, type or ladder rung, or a
  *                   combination without a meaning (GPUREDUCE_ACCUMULATE_F64
@@ -81,6 +88,19 @@ extern "C" {
  *                   file (the message names the path and the reason).  The
  *                   handle is fine; the next process will not see the
  *                   tuning.
+ * INVALID_OFFSETS   returned by gpureduce_get_async_error() only: a
+ *                   gpureduce_reduce_segments() call on the handle since
+ *                   the last gpureduce_get_async_error() (or since its
+ *                   creation) had a segment whose offsets decrease or
+ *                   leave [offsets[0], offsets[segments]].  That call
+ *                   returned SUCCESS, read nothing outside its input's
+ *                   range and wrote nothing outside its output; the
+ *                   invalid segments' results hold the empty-segment
+ *                   value, and on a CUDA handle the results of that
+ *                   call's valid segments are unspecified.
+ *                   gpureduce_last_message() names the lowest invalid
+ *                   segment.  Returning it clears it; the handle is fine.
+ *                   Correct the offsets and redo the call.
  */
 #define GPUREDUCE_STATUS_LIST(X)                                                      \
   X(GPUREDUCE_SUCCESS, 0, "success")                                                  \
@@ -104,7 +124,10 @@ extern "C" {
     "out of memory while allocating the workspace or the tuning buffer")              \
   X(GPUREDUCE_ERROR_CUDA, 8, "a CUDA runtime call failed")                            \
   X(GPUREDUCE_ERROR_TUNE_CACHE, 9,                                                    \
-    "tuning applied to the handle, but the tuning cache file could not be written")
+    "tuning applied to the handle, but the tuning cache file could not be written") \
+  X(GPUREDUCE_ERROR_INVALID_OFFSETS, 10,                                              \
+    "a segmented reduction since the last check had offsets that decrease or leave "  \
+    "[offsets[0], offsets[segments]]; its results are not to be trusted")
 
 /** Status of every call; see GPUREDUCE_STATUS_LIST above for each value. */
 typedef enum gpureduce_status {
@@ -156,6 +179,11 @@ typedef enum gpureduce_type {
  *  SUM_SQUARES in double and return a double. */
 #define GPUREDUCE_ACCUMULATE_F64 0x1u
 
+/** The ARGMIN or ARGMAX result of an empty (or invalid) segment of
+ *  gpureduce_reduce_segments(): "no index".  Never a valid index, since a
+ *  segment holds fewer than UINT64_MAX elements. */
+#define GPUREDUCE_NO_INDEX UINT64_MAX
+
 /*
  * ---------------------------------------------------------------------------
  * Handles
@@ -178,10 +206,12 @@ typedef struct gpureduce_handle *gpureduce_handle_t;
  *
  * A CUDA handle allocates its workspace on the device here, once, clears it
  * and waits for that on the legacy default stream (besides
- * gpureduce_autotune(), the only call that synchronizes); it uses the
- * legacy default stream until gpureduce_set_stream(), and loads the tuning
- * cache.  The host handle allocates its workspace in host memory.  On
- * failure no handle exists, so the status is the whole answer.
+ * gpureduce_autotune() and gpureduce_get_async_error(), the only calls
+ * that synchronize); it uses the legacy default stream until
+ * gpureduce_set_stream(), and loads the tuning cache.  The host handle
+ * allocates its workspace in host memory.  Either starts with no
+ * asynchronous error (gpureduce_get_async_error()).  On failure no handle
+ * exists, so the status is the whole answer.
  *
  * @return GPUREDUCE_SUCCESS;
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (handle is NULL, or device is
@@ -224,6 +254,37 @@ gpureduce_set_stream(gpureduce_handle_t handle, void *stream);
  */
 GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
 gpureduce_get_device(gpureduce_handle_t handle, int *device);
+
+/**
+ * Synchronize the handle's stream, then return and clear the handle's
+ * sticky asynchronous error: whether a gpureduce_reduce_segments() call on
+ * the handle since the last gpureduce_get_async_error() (or since the
+ * handle's creation) had an invalid segment, one whose offsets decrease or
+ * leave [offsets[0], offsets[segments]].  Those calls returned
+ * GPUREDUCE_SUCCESS, because the offsets may be device data that the call
+ * does not wait for; this is where their error surfaces.  Like
+ * cudaGetLastError(), reading the error clears it, so a second call
+ * returns GPUREDUCE_SUCCESS.
+ *
+ * On a CUDA handle this call synchronizes: it waits until all work
+ * enqueued on the handle's current stream has finished
+ * (cudaStreamSynchronize()), so it must not be called while that stream
+ * is being captured in a CUDA graph: call it after launching the graph
+ * and its work.  Segmented reductions the handle enqueued on an earlier
+ * stream must be ordered before that stream by the caller.  On the host
+ * handle, whose calls are synchronous, it waits for nothing.
+ *
+ * @return GPUREDUCE_SUCCESS (no invalid segment since the last check);
+ *         GPUREDUCE_ERROR_INVALID_OFFSETS (at least one;
+ *         gpureduce_last_message() names the lowest invalid segment index
+ *         over all those calls; the error is now cleared);
+ *         GPUREDUCE_ERROR_INVALID_HANDLE (handle is NULL);
+ *         GPUREDUCE_ERROR_CUDA (synchronizing failed, for example because
+ *         earlier work on the stream faulted; the message gives CUDA's, and
+ *         a sticky CUDA error leaves the handle unusable).
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_get_async_error(gpureduce_handle_t handle);
 
 /**
  * Detail of the handle's last call if it failed: which argument or which

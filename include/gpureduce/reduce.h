@@ -1,6 +1,7 @@
 /*
- * gpureduce/reduce.h - the reduction of one array or of a batch of vectors
- * (the rows or columns of a strided matrix), and the constants of the
+ * gpureduce/reduce.h - the reduction of one array, of a batch of vectors
+ * (the rows or columns of a strided matrix) or of the segments of an array
+ * given by offsets (the rows of a CSR matrix), and the constants of the
  * reduction order.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
@@ -155,6 +156,117 @@ GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
 gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n,
                          int64_t batch_stride, int64_t element_stride, gpureduce_type_t type,
                          gpureduce_op_t op, unsigned flags, gpureduce_handle_t handle);
+
+/**
+ * Reduce each of `segments` contiguous segments of one array to one value,
+ * in one call: segment s is the elements input[offsets[s]] ..
+ * input[offsets[s+1] - 1], as in the rows of a CSR sparse matrix (offsets
+ * is its row-pointer array) or the groups of a sorted group-by.  The
+ * segments may have any mix of lengths, 0 included; no length hint is
+ * needed.
+ *
+ * Result s is written s * gpureduce_result_size(type, op, flags) bytes
+ * after output: the results are contiguous.
+ * Example: the F32 input {1, 2, 3, 4, 5, 6} with offsets {0, 2, 2, 6}
+ * (segments = 3) has the segments {1, 2}, {} and {3, 4, 5, 6}: SUM gives
+ * {3, +0, 18}; ARGMAX gives {1, GPUREDUCE_NO_INDEX, 3}.
+ *
+ * Result s has the exact bits gpureduce_reduce() gives for segment s
+ * copied into a buffer of its own, for every op, type and flag: it depends
+ * on segment s's elements only, not on the other segments, their number or
+ * lengths, the alignment of the segment's first element, the launch
+ * shape, the GPU or the backend (each segment is reduced in the order of
+ * doc/ORDER.md on its own, indexed from its own first element).  ARGMIN
+ * and ARGMAX give the index within the segment, 0 .. length - 1.
+ *
+ * An empty segment (offsets[s] == offsets[s+1]) gets the empty-input
+ * result of <gpureduce.h>, the value gpureduce_reduce() writes for n == 0
+ * (+0 for the sums, 1 for the product, +inf or the type's largest value
+ * for MIN, -inf or its lowest for MAX); ARGMIN and ARGMAX write
+ * GPUREDUCE_NO_INDEX (UINT64_MAX), and the call succeeds: it never returns
+ * GPUREDUCE_ERROR_EMPTY_INPUT.
+ *
+ * @param input   the element the offsets count from: segment s starts
+ *                offsets[s] elements after it.  On a CUDA handle, device
+ *                memory of the handle's device (or managed memory); on the
+ *                host handle, host memory.  Aligned to the element size;
+ *                any such address, and any offset, gives the same bits.
+ *                Must not be NULL, even when every segment is empty.  Only
+ *                the elements input[offsets[0]] .. input[offsets[segments]
+ *                - 1] are read; they must lie in one allocation.
+ * @param output  segments results in the same memory space, aligned to the
+ *                result size.  Must not overlap the offsets array (the call
+ *                checks this) nor the elements read.  The call cannot know
+ *                where those are (the offsets may be device data it does
+ *                not read), so an output overlapping them is not detected:
+ *                it is the caller's error, and its results are undefined.
+ * @param offsets segments + 1 element offsets from input, as uint64_t,
+ *                counted in elements (not bytes), nondecreasing
+ *                (offsets[s] <= offsets[s+1]); offsets[0] need not be 0.
+ *                In the handle's memory space: device memory of the
+ *                handle's device (or managed memory) on a CUDA handle,
+ *                host memory on the host handle.  Aligned to 8 bytes.
+ * @param segments  count of segments; 0 succeeds and reads and writes
+ *                nothing, the offsets included (the pointers may then be
+ *                NULL; only type, op and flags are checked).
+ * @param type, op, flags, handle  as for gpureduce_reduce().
+ *
+ * Invalid offsets.  The offsets are data that a CUDA call cannot look at
+ * without synchronizing, so the call checks them while it reduces.
+ * Segment s is invalid unless offsets[0] <= offsets[s] <= offsets[s+1] <=
+ * offsets[segments] (with offsets[0] > offsets[segments], every segment
+ * is).  Whatever the offsets hold:
+ *   - nothing outside input[offsets[0]] .. input[offsets[segments] - 1]
+ *     is read (nothing at all when offsets[0] >= offsets[segments]), and
+ *     nothing outside the segments results is written;
+ *   - an invalid segment's result is the empty-segment value
+ *     (GPUREDUCE_NO_INDEX for ARGMIN and ARGMAX);
+ *   - the call still returns GPUREDUCE_SUCCESS, and the handle records a
+ *     sticky error: gpureduce_get_async_error() returns
+ *     GPUREDUCE_ERROR_INVALID_OFFSETS, names the lowest invalid segment in
+ *     gpureduce_last_message(), and clears it;
+ *   - while any segment of a call is invalid, the results of that call's
+ *     valid segments are unspecified on a CUDA handle (the host handle
+ *     happens to compute them, but that is not promised).
+ * A program that cannot vouch for its offsets calls
+ * gpureduce_get_async_error() before it uses the results.
+ *
+ * On a CUDA handle the work is one kernel enqueued on the handle's stream.
+ * Its load balancing is a merge-path split (Merrill and Garland,
+ * "Merge-based Parallel Sparse Matrix-Vector Multiplication", SC 2016):
+ * the segments and the elements together are cut into equal shares, one
+ * per warp, along the path that merges the segments' ends with the
+ * element indices, so the cost follows the number of elements plus the
+ * number of segments, not the longest segment.  The call allocates
+ * nothing (the handle's workspace serves every shape), never reads the
+ * offsets on the host, returns without synchronizing, and may be captured
+ * in a CUDA graph.  On the host handle the call is synchronous (with
+ * OpenMP, threads share the segments, and each long segment's tiles).
+ *
+ * @return GPUREDUCE_SUCCESS (segments == 0 and invalid offsets included);
+ *         GPUREDUCE_ERROR_INVALID_HANDLE;
+ *         GPUREDUCE_ERROR_UNSUPPORTED (unknown op or type, or flags not
+ *         valid for them);
+ *         GPUREDUCE_ERROR_INVALID_ARGUMENT (unknown flags; and with
+ *         segments > 0: NULL output, input or offsets, input not aligned
+ *         to its element size, output not aligned to its result size,
+ *         offsets not aligned to 8 bytes, segments + 1 overflowing size_t,
+ *         segments * result size overflowing size_t, the output or the
+ *         segments + 1 offsets beyond the end of the address space, an
+ *         output overlapping the offsets);
+ *         GPUREDUCE_ERROR_WRONG_MEMORY_SPACE (input, output or offsets);
+ *         GPUREDUCE_ERROR_CUDA (the launch failed).
+ *         The checks run in this order: type, op and flags; then
+ *         segments == 0; the NULL pointers (output, input, offsets), then
+ *         their alignment (input, output, offsets); the counts and address
+ *         ranges; the overlap; then the memory spaces.  On every error the
+ *         output is untouched and gpureduce_last_message() says what was
+ *         wrong.
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_reduce_segments(const void *input, void *output, const uint64_t *offsets,
+                          size_t segments, gpureduce_type_t type, gpureduce_op_t op,
+                          unsigned flags, gpureduce_handle_t handle);
 
 /**
  * Sum of n floats: gpureduce_reduce(input, output, n, GPUREDUCE_F32,

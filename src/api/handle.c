@@ -36,6 +36,7 @@ gpureduce_status_t gpureduce_create(gpureduce_handle_t *handle, int device) {
   struct gpureduce_handle *h = calloc(1, sizeof *h);
   if (!h) return GPUREDUCE_ERROR_OUT_OF_MEMORY;
   h->device = device;
+  h->async_bad_segment = UINT64_MAX; /* no invalid segment yet */
   gpureduce_status_t s =
       device == GPUREDUCE_DEVICE_HOST ? gr_host_create(h) : gr_cuda_create(h, device);
   if (s != GPUREDUCE_SUCCESS) {

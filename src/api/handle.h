@@ -7,6 +7,7 @@
 #define GR_API_HANDLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpureduce.h"
 
@@ -25,6 +26,11 @@ struct gpureduce_handle {
   size_t workspace_bytes;
   int sm_count;              /* CUDA: multiprocessors */
   struct gr_tune *tune;      /* CUDA: kernel facts and tuned block counts */
+  /* Host: the lowest invalid segment index that gpureduce_reduce_segments()
+   * saw since the last gpureduce_get_async_error(), UINT64_MAX for none
+   * (set at creation for every handle; a CUDA handle's is the CUDA side's
+   * business, gr_cuda_take_async_error() in cuda/cuda.h). */
+  uint64_t async_bad_segment;
   char message[GR_MESSAGE_BYTES]; /* detail of the last failure */
 };
 

@@ -40,9 +40,14 @@
   _Pragma("omp parallel for schedule(dynamic, 1) if (plan.tiles >= GR_HOST_PARALLEL_TILES)")
 #define GR_OMP_VECTORS \
   _Pragma("omp parallel for schedule(static) if (bytes >= GR_HOST_PARALLEL_BYTES)")
+/* Segments vary in length: handed out 16 at a time.  (_Pragma takes one
+ * string literal, so the line is long.) */
+#define GR_OMP_SEGMENTS \
+  _Pragma("omp parallel for schedule(dynamic, 16) reduction(min: bad) reduction(+: longs) if (bytes >= GR_HOST_PARALLEL_BYTES)")
 #else
 #define GR_OMP_GROUPS
 #define GR_OMP_VECTORS
+#define GR_OMP_SEGMENTS
 #endif
 
 /* The tile function of each operation is compiled twice, for stride 1
@@ -440,5 +445,69 @@ gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void
     for (uint64_t b = 0; b < batch; ++b)
       fn(step ? in + (int64_t)b * step : in, n, element_stride, out + b * rs, h->workspace);
   }
+  return GPUREDUCE_SUCCESS;
+}
+
+/*
+ * Segments.  A valid segment s is the contiguous vector of offsets[s+1] -
+ * offsets[s] elements from input + offsets[s], reduced by its GR_HOST_FN
+ * with stride 1, so its result has the bits of gr_host_reduce() on it
+ * alone.  An invalid segment, like an empty one, goes through the same
+ * function with n == 0, which reads nothing and writes the empty result
+ * (for ARGMIN and ARGMAX the identity's index, UINT64_MAX).  Only
+ * offsets[0] and offsets[segments] bound what is read: a valid segment
+ * lies inside [offsets[0], offsets[segments]).
+ *
+ * The threads: segments shorter than GR_HOST_PARALLEL_TILES tiles share
+ * one parallel loop over the segments (each on one thread with no
+ * workspace), when the whole call (its elements and a chunk's worth per
+ * segment) is worth a parallel region; the longer ones, which the loop
+ * skips, then run one after the other, each in parallel over its groups
+ * with the workspace, as gpureduce_reduce() does.  So one huge segment
+ * among many tiny ones does not leave one thread with all the work.
+ * Without OpenMP every segment goes through the first loop.  The grouping
+ * changes no bit (GR_HOST_FN).
+ */
+gpureduce_status_t gr_host_reduce_segments(struct gpureduce_handle *h, const void *input,
+                                           void *output, const uint64_t *offsets,
+                                           uint64_t segments, gpureduce_type_t type,
+                                           gpureduce_op_t op, unsigned flags) {
+  const host_fn fn = host_lookup(h, type, op, flags);
+  if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
+  const size_t size = gpureduce_type_size(type), rs = gpureduce_result_size(type, op, flags);
+  const char *in = (const char *)input;
+  char *out = (char *)output;
+  const uint64_t lo = offsets[0], hi = offsets[segments];
+  uint64_t long_tiles = UINT64_MAX; /* segments of this many tiles run alone */
+#ifdef _OPENMP
+  long_tiles = GR_HOST_PARALLEL_TILES;
+#endif
+  const uint64_t elem_bytes = mul_saturated(hi > lo ? hi - lo : 0, size);
+  const uint64_t seg_bytes = mul_saturated(segments, GR_CHUNK_BYTES);
+  const uint64_t bytes =
+      elem_bytes > UINT64_MAX - seg_bytes ? UINT64_MAX : elem_bytes + seg_bytes;
+  (void)bytes; /* without OpenMP */
+  uint64_t bad = UINT64_MAX, longs = 0;
+  GR_OMP_SEGMENTS
+  for (uint64_t s = 0; s < segments; ++s) {
+    const uint64_t a = offsets[s], b = offsets[s + 1];
+    char *const o = out + s * rs;
+    if (!(lo <= a && a <= b && b <= hi)) {
+      if (s < bad) bad = s;
+      fn(in, 0, 1, o, NULL);
+    } else if (gr_tile_count(b - a, size) >= long_tiles) {
+      ++longs;
+    } else {
+      fn(in + a * size, b - a, 1, o, NULL);
+    }
+  }
+  for (uint64_t s = 0; longs > 0 && s < segments; ++s) {
+    const uint64_t a = offsets[s], b = offsets[s + 1];
+    if (lo <= a && a <= b && b <= hi && gr_tile_count(b - a, size) >= long_tiles) {
+      fn(in + a * size, b - a, 1, out + s * rs, h->workspace);
+      --longs;
+    }
+  }
+  if (bad < h->async_bad_segment) h->async_bad_segment = bad;
   return GPUREDUCE_SUCCESS;
 }

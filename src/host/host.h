@@ -26,4 +26,18 @@ gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void
                                           gpureduce_type_t type, gpureduce_op_t op,
                                           unsigned flags);
 
+/* The segmented reduction (layout as gr_cuda_reduce_segments, cuda/cuda.h,
+ * but with the offsets in host memory); the API layer has checked every
+ * argument it can, segments > 0.  Result s of a valid segment has the bits
+ * of gr_host_reduce() on input + offsets[s] elements, offsets[s+1] -
+ * offsets[s] of them (an empty one: UINT64_MAX for ARGMIN and ARGMAX).  A
+ * segment is invalid unless offsets[0] <= offsets[s] <= offsets[s+1] <=
+ * offsets[segments]: it gets the empty result, nothing of it is read, and
+ * the lowest such index joins h->async_bad_segment (the minimum with what
+ * it held).  Always GPUREDUCE_SUCCESS for a supported (type, op, flags). */
+gpureduce_status_t gr_host_reduce_segments(struct gpureduce_handle *h, const void *input,
+                                           void *output, const uint64_t *offsets,
+                                           uint64_t segments, gpureduce_type_t type,
+                                           gpureduce_op_t op, unsigned flags);
+
 #endif /* GR_HOST_HOST_H */

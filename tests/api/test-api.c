@@ -24,6 +24,8 @@ static void abi_values(void **state) {
   check_bits(7, GPUREDUCE_ERROR_OUT_OF_MEMORY, "GPUREDUCE_ERROR_OUT_OF_MEMORY");
   check_bits(8, GPUREDUCE_ERROR_CUDA, "GPUREDUCE_ERROR_CUDA");
   check_bits(9, GPUREDUCE_ERROR_TUNE_CACHE, "GPUREDUCE_ERROR_TUNE_CACHE");
+  check_bits(10, GPUREDUCE_ERROR_INVALID_OFFSETS, "GPUREDUCE_ERROR_INVALID_OFFSETS");
+  check_bits(UINT64_MAX, GPUREDUCE_NO_INDEX, "GPUREDUCE_NO_INDEX is UINT64_MAX");
   check_bits(8, GPUREDUCE_OP_COUNT, "GPUREDUCE_OP_COUNT");
   check_bits(10, GPUREDUCE_TYPE_COUNT, "GPUREDUCE_TYPE_COUNT");
   check_bits(0, GPUREDUCE_SUM, "GPUREDUCE_SUM");
@@ -58,6 +60,7 @@ static const struct {
     {"GPUREDUCE_ERROR_OUT_OF_MEMORY", 7},
     {"GPUREDUCE_ERROR_CUDA", 8},
     {"GPUREDUCE_ERROR_TUNE_CACHE", 9},
+    {"GPUREDUCE_ERROR_INVALID_OFFSETS", 10},
 };
 /* Values that are no status. */
 static const int not_statuses[] = {GPUREDUCE_STATUS_COUNT, GPUREDUCE_STATUS_COUNT + 1, 100,
@@ -74,8 +77,8 @@ static void status_list(void **state) {
     const char *name, *text;
   } listed[] = {GPUREDUCE_STATUS_LIST(STATUS_ENTRY)};
 #undef STATUS_ENTRY
-  check_bits(10, GPUREDUCE_STATUS_COUNT, "GPUREDUCE_STATUS_COUNT is 10, the statuses documented");
-  check_bits(COUNT(statuses), COUNT(listed), "GPUREDUCE_STATUS_LIST has ten entries");
+  check_bits(11, GPUREDUCE_STATUS_COUNT, "GPUREDUCE_STATUS_COUNT is 11, the statuses documented");
+  check_bits(COUNT(statuses), COUNT(listed), "GPUREDUCE_STATUS_LIST has eleven entries");
   for (size_t k = 0; k < COUNT(listed) && k < COUNT(statuses); ++k) {
     check_string(statuses[k].name, listed[k].name, "entry %zu of GPUREDUCE_STATUS_LIST", k);
     check_bits((uint64_t)statuses[k].value, (uint64_t)listed[k].value,
@@ -233,6 +236,8 @@ static void create_and_destroy(void **state) {
   check_true(h != sentinel && h != NULL, "gpureduce_create returned a handle");
   const char *m = gpureduce_last_message(h);
   check_true(m != NULL && *m == '\0', "a new handle's last message is empty");
+  check_status(GPUREDUCE_SUCCESS, gpureduce_get_async_error(h),
+               "a new handle has no asynchronous error");
   int dev = 12345;
   check_status(GPUREDUCE_SUCCESS, gpureduce_get_device(h, &dev), "gpureduce_get_device");
   check_bits((uint64_t)(int64_t)GPUREDUCE_DEVICE_HOST, (uint64_t)(int64_t)dev,
@@ -280,6 +285,13 @@ static void null_handle(void **state) {
                "gpureduce_reduce(NULL handle)");
   check_status(GPUREDUCE_ERROR_INVALID_HANDLE, gpureduce_sum_f32(x, &out, 4, NULL),
                "gpureduce_sum_f32(NULL handle)");
+  const uint64_t offsets[2] = {0, 4};
+  check_status(GPUREDUCE_ERROR_INVALID_HANDLE,
+               gpureduce_reduce_segments(x, &out, offsets, 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0,
+                                         NULL),
+               "gpureduce_reduce_segments(NULL handle)");
+  check_status(GPUREDUCE_ERROR_INVALID_HANDLE, gpureduce_get_async_error(NULL),
+               "gpureduce_get_async_error(NULL handle)");
   check_bits(tu_f32_bits(7.0f), tu_f32_bits(out), "a NULL handle leaves the output untouched");
   check_status(GPUREDUCE_ERROR_INVALID_HANDLE,
                gpureduce_ladder_sum_f32(GPUREDUCE_LADDER_SEQUENTIAL, x, &out, 4, ws, sizeof ws,

@@ -9,9 +9,10 @@
 #   SYNOPSIS, every status of GPUREDUCE_STATUS_LIST in ERRORS with its
 #   value;
 #   the C examples of README and of gpureduce(3) are tests/readme-example.c
-#   (the first of each) and tests/readme-batched.c (README's second, the
-#   third .EX block of gpureduce(3)'s EXAMPLE), which make check compiles
-#   and runs.
+#   (the first of each), tests/readme-batched.c (README's second, the
+#   third .EX block of gpureduce(3)'s EXAMPLE) and tests/readme-segments.c
+#   (README's third, the fourth .EX block), which make check compiles and
+#   runs.
 #
 # Run by `make check' (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
 # variables).  Needs no GPU (--help needs none); reads the source tree
@@ -32,6 +33,7 @@ man3=$src/doc/gpureduce.3
 headers="$src/include/gpureduce.h `ls "$src"/include/gpureduce/*.h`"
 example=$src/tests/readme-example.c
 batched=$src/tests/readme-batched.c
+segments=$src/tests/readme-segments.c
 
 tap_tmpdir man
 # shellcheck disable=SC2086
@@ -220,6 +222,7 @@ man_example ()
 }
 : >"$tmp/d9"
 : >"$tmp/d11"
+: >"$tmp/d13"
 if test -f "$src/README"; then
   readme_block 1 >"$tmp/readme.c"
   diff "$example" "$tmp/readme.c" >"$tmp/d9"
@@ -227,9 +230,13 @@ if test -f "$src/README"; then
   readme_block 2 >"$tmp/readme2.c"
   diff "$batched" "$tmp/readme2.c" >"$tmp/d11"
   diag "$tmp/d11" "diff tests/readme-batched.c <the second \`\`\`c block of README>:"
+  readme_block 3 >"$tmp/readme3.c"
+  diff "$segments" "$tmp/readme3.c" >"$tmp/d13"
+  diag "$tmp/d13" "diff tests/readme-segments.c <the third \`\`\`c block of README>:"
 else
   echo "no README in $src" >>"$tmp/d9"
   echo "no README in $src" >>"$tmp/d11"
+  echo "no README in $src" >>"$tmp/d13"
 fi
 man_example 1 >"$tmp/man3.c"
 diff "$example" "$tmp/man3.c" >"$tmp/d10"
@@ -237,8 +244,11 @@ diag "$tmp/d10" "diff tests/readme-example.c <the first .EX block of EXAMPLE in 
 man_example 3 >"$tmp/man3-batched.c"
 diff "$batched" "$tmp/man3-batched.c" >"$tmp/d12"
 diag "$tmp/d12" "diff tests/readme-batched.c <the third .EX block of EXAMPLE in gpureduce.3>:"
+man_example 4 >"$tmp/man3-segments.c"
+diff "$segments" "$tmp/man3-segments.c" >"$tmp/d14"
+diag "$tmp/d14" "diff tests/readme-segments.c <the fourth .EX block of EXAMPLE in gpureduce.3>:"
 
-echo "1..12"
+echo "1..14"
 check "reduce-bench --help runs and lists options and exit statuses" "$tmp/d1"
 check "every option of --help is in reduce-bench.1 OPTIONS, with its argument" "$tmp/d2"
 check "every option in reduce-bench.1 OPTIONS is in --help, with its argument" "$tmp/d3"
@@ -251,4 +261,6 @@ check "README's C example is tests/readme-example.c" "$tmp/d9"
 check "gpureduce.3's EXAMPLE is tests/readme-example.c" "$tmp/d10"
 check "README's batched C example is tests/readme-batched.c" "$tmp/d11"
 check "gpureduce.3's batched EXAMPLE is tests/readme-batched.c" "$tmp/d12"
+check "README's segments C example is tests/readme-segments.c" "$tmp/d13"
+check "gpureduce.3's segments EXAMPLE is tests/readme-segments.c" "$tmp/d14"
 exit 0

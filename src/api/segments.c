@@ -1,0 +1,115 @@
+/*
+ * api/segments.c - gpureduce_reduce_segments() and
+ * gpureduce_get_async_error(): every argument of a segmented reduction
+ * that the host can see is checked here, in one order, before a backend
+ * sees it (the type, op and flags of api/args.h, then the pointers, the
+ * counts, the address ranges, the overlap of the output with the offsets,
+ * the memory spaces), so both backends give the same statuses and
+ * messages; then the call goes to the host backend (host/) or the CUDA
+ * side's segmented dispatch (cuda/).
+ *
+ * The offsets' values are not checked here: on a CUDA handle they are
+ * device data, which the host does not read without synchronizing.  The
+ * backends check each segment as they reduce it and record the lowest
+ * invalid one in the handle's sticky error, which
+ * gpureduce_get_async_error() reports and clears, the same way on both
+ * backends.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+
+#include "api/args.h"
+#include "api/handle.h"
+#include "cuda/cuda.h"
+#include "host/host.h"
+
+/* 1 when the `bytes` bytes from p (bytes > 0) stay inside the address
+ * space. */
+static int fits(const void *p, uint64_t bytes) {
+  return bytes - 1 <= (uint64_t)UINTPTR_MAX - (uint64_t)(uintptr_t)p;
+}
+
+gpureduce_status_t gpureduce_reduce_segments(const void *input, void *output,
+                                             const uint64_t *offsets, size_t segments,
+                                             gpureduce_type_t type, gpureduce_op_t op,
+                                             unsigned flags, gpureduce_handle_t handle) {
+  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  gpureduce_handle_t h = handle;
+  h->message[0] = '\0';
+  size_t rs;
+  gpureduce_status_t s;
+  if ((s = gr_check_kind(h, type, op, flags, &rs)) != GPUREDUCE_SUCCESS) return s;
+  if (segments == 0) return GPUREDUCE_SUCCESS; /* nothing to read or write */
+  if (!output) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "output is NULL");
+  if (!input)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "input is NULL with %zu segments (it is needed even when every segment "
+                   "is empty)",
+                   segments);
+  if (!offsets) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "offsets is NULL");
+  const unsigned size = (unsigned)gpureduce_type_size(type);
+  if ((uintptr_t)input % size)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "input %p is not aligned to its %u-byte elements", input, size);
+  if ((uintptr_t)output % rs)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "output %p is not aligned to its %zu-byte result", output, rs);
+  if ((uintptr_t)offsets % sizeof *offsets)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "offsets %p is not aligned to its 8-byte uint64_t elements",
+                   (const void *)offsets);
+  if (segments == SIZE_MAX)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "segments %zu + 1 offsets overflows size_t", segments);
+  if (segments > SIZE_MAX / rs)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "segments %zu times the %zu-byte result overflows size_t", segments, rs);
+  const uint64_t out_at = (uint64_t)(uintptr_t)output, out_bytes = (uint64_t)segments * rs;
+  if (!fits(output, out_bytes))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the output's %" PRIu64 " bytes from %p wrap around the address space",
+                   out_bytes, output);
+  /* (segments + 1) * 8 bytes of offsets: past UINT64_MAX they cannot fit
+   * either. */
+  const uint64_t off_count = (uint64_t)segments + 1;
+  if (off_count > UINT64_MAX / 8 || !fits(offsets, off_count * 8))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the %" PRIu64 " offsets (8 bytes each) from %p wrap around the address "
+                   "space",
+                   off_count, (const void *)offsets);
+  const uint64_t off_at = (uint64_t)(uintptr_t)offsets, off_bytes = off_count * 8;
+  if (out_at <= off_at + (off_bytes - 1) && off_at <= out_at + (out_bytes - 1))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the output's %" PRIu64 " bytes from %p overlap the %" PRIu64
+                   " bytes of offsets from %p; the output must lie outside them",
+                   out_bytes, output, off_bytes, (const void *)offsets);
+  if ((s = gr_check_space(h, input, "input")) != GPUREDUCE_SUCCESS) return s;
+  if ((s = gr_check_space(h, output, "output")) != GPUREDUCE_SUCCESS) return s;
+  if ((s = gr_check_space(h, offsets, "offsets")) != GPUREDUCE_SUCCESS) return s;
+  if (h->device == GPUREDUCE_DEVICE_HOST)
+    return gr_host_reduce_segments(h, input, output, offsets, segments, type, op, flags);
+  return gr_cuda_reduce_segments(h, input, output, offsets, segments, type, op, flags);
+}
+
+gpureduce_status_t gpureduce_get_async_error(gpureduce_handle_t handle) {
+  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  gpureduce_handle_t h = handle;
+  h->message[0] = '\0';
+  uint64_t bad = UINT64_MAX;
+  if (h->device == GPUREDUCE_DEVICE_HOST) {
+    bad = h->async_bad_segment; /* the host's calls are synchronous */
+    h->async_bad_segment = UINT64_MAX;
+  } else {
+    const gpureduce_status_t s = gr_cuda_take_async_error(h, &bad);
+    if (s != GPUREDUCE_SUCCESS) return s;
+  }
+  if (bad == UINT64_MAX) return GPUREDUCE_SUCCESS;
+  return gr_fail(h, GPUREDUCE_ERROR_INVALID_OFFSETS,
+                 "gpureduce_reduce_segments: segment %" PRIu64
+                 " has offsets that decrease or leave [offsets[0], offsets[segments]] (the "
+                 "lowest such segment since the last check); fix the offsets and redo the "
+                 "call",
+                 bad);
+}
