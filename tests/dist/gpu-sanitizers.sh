@@ -2,8 +2,13 @@
 # gpu-sanitizers.sh - run GPU test programs under NVIDIA compute-sanitizer.
 #
 # Usage (from the build directory; `make check-gpu-sanitizers` does this):
-#   tests/dist/gpu-sanitizers.sh PROGRAM...
+#   tests/dist/gpu-sanitizers.sh [VAR=VALUE...] PROGRAM...
 #
+# A VAR=VALUE argument sets VAR for the next PROGRAM only: a case of that
+# program (a mode of it, such as GPUREDUCE_TEST_SEGMENTS=exact-bounds
+# for tests/cuda/test-segments: valid and invalid segment offsets on
+# allocations of exactly their size, so that memcheck sees any access
+# past an end).  Its log and line carry the VALUE.
 # Each PROGRAM (a libtool wrapper such as tests/cuda/test-cuda) runs under
 #   compute-sanitizer --tool TOOL --error-exitcode 86 ...
 # through `libtool --mode=execute` (so the real binary, not the wrapper
@@ -13,7 +18,7 @@
 # and ends with a count.  Exits 0 when every run passed or skipped, 1
 # otherwise (a timeout counts as a failure: nothing was shown clean).
 # Without compute-sanitizer or without a GPU it prints why and exits 0.
-# Each run's full output goes to tests/sanitizer-TOOL-PROGRAM.log.
+# Each run's full output goes to tests/sanitizer-TOOL-PROGRAM[-VALUE].log.
 #
 # Environment:
 #   COMPUTE_SANITIZER       the program (default: compute-sanitizer on PATH,
@@ -85,16 +90,26 @@ for tool in $tools; do
     memcheck) extra="--leak-check full" ;;
     *) extra= ;;
   esac
+  case_env=
   for prog; do
+    case $prog in
+      *=*) case_env="$case_env $prog"; continue ;;
+    esac
     name=`basename "$prog"`
+    label=$prog
+    for assign in $case_env; do
+      name=$name-`echo "$assign" | sed 's/^[^=]*=//; s/[^A-Za-z0-9_.-]/_/g'`
+      label="$assign $label"
+    done
     log=tests/sanitizer-$tool-$name.log
     GPUREDUCE_TEST_SANITIZER=$tool
     export GPUREDUCE_TEST_SANITIZER
     start=`date +%s`
     # shellcheck disable=SC2086
-    $timeout $libtool --mode=execute $cs --tool "$tool" --error-exitcode 86 \
+    env $case_env $timeout $libtool --mode=execute $cs --tool "$tool" --error-exitcode 86 \
       --print-limit 100 $extra ${GPU_SANITIZER_FLAGS-} "$prog" >"$log" 2>&1
     rc=$?
+    case_env=
     secs=`expr \`date +%s\` - $start`
     summary=`grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//'`
     notok=`grep -c '^not ok' "$log"`
@@ -114,7 +129,7 @@ for tool in $tools; do
     else
       result="PASS${summary:+ ($summary)}"; pass=`expr $pass + 1`
     fi
-    printf '%-10s %-26s %s, %ss\n' "$tool" "$prog" "$result" "$secs"
+    printf '%-10s %-26s %s, %ss\n' "$tool" "$label" "$result" "$secs"
   done
 done
 echo "$me: $pass passed, `expr $fail + $tout` failed ($tout timed out), $skip skipped; logs in tests/sanitizer-*.log"
