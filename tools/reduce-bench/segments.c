@@ -690,7 +690,8 @@ static void seg_row(const struct seg_ctx *sc, const struct seg_point *p, struct 
   char buf[96];
   set_text(r, SG_DIST, "%s", dist_text(&p->d, buf, sizeof buf));
   set_text(r, SG_KIND, "%s", dist_kind_name(&p->d));
-  if (p->d.kind == SEG_UNIFORM || p->d.kind == SEG_RANDOM) set_num(r, SG_LENGTH, (double)p->d.length);
+  if (p->d.kind == SEG_UNIFORM || p->d.kind == SEG_RANDOM)
+    set_num(r, SG_LENGTH, (double)p->d.length);
   set_text(r, SG_SEGMENTS_LABEL, "%s", label_n(p->segments, buf, sizeof buf));
   set_num(r, SG_SEGMENTS, (double)p->segments);
   set_num(r, SG_N, (double)p->n);
@@ -741,8 +742,9 @@ static void seg_notes(struct seg_ctx *sc, int slow_batches) {
   add_note(run,
            "time: median of %d batches of %d back-to-back calls (fewer, at least 1, where %d "
            "take over %.0f ms%s) after %d warm-ups, %s",
-           o->repeat, SEG_BATCH, SEG_BATCH, MAX_BATCH_MS, slow_batches ? ": some did" : ": none did",
-           WARMUP_CALLS, run->cuda ? "CUDA events" : "CLOCK_MONOTONIC");
+           o->repeat, SEG_BATCH, SEG_BATCH, MAX_BATCH_MS,
+           slow_batches ? ": some did" : ": none did", WARMUP_CALLS,
+           run->cuda ? "CUDA events" : "CLOCK_MONOTONIC");
   add_note(run,
            "GB/s: (n x %zu input + 8 x (segments + 1) offset + segments x %zu result bytes) / "
            "time, gpureduce and cub alike",
@@ -851,8 +853,9 @@ int run_segments(struct run *run) {
     rows[0] = o->dist;
     count = 1;
     total = o->n;
-    add_head(run, "segments: %s over %s elements, --seed %llu", dist_text(&o->dist, buf, sizeof buf),
-             label_n(total, nl, sizeof nl), (unsigned long long)o->seed);
+    add_head(run, "segments: %s over %s elements, --seed %llu",
+             dist_text(&o->dist, buf, sizeof buf), label_n(total, nl, sizeof nl),
+             (unsigned long long)o->seed);
   } else {
     total = o->sweep_elements ? o->sweep_elements
                               : run->cuda ? SWEEP_ELEMENTS_CUDA : SWEEP_ELEMENTS_HOST;
@@ -877,8 +880,10 @@ int run_segments(struct run *run) {
             (p.cub_calls && p.cub_calls < SEG_BATCH);
     seg_row(&sc, &p, &t);
   }
-  /* batched columns only where some row had the batched call */
-  t.enabled[SG_ROWS_US] = t.enabled[SG_GR_VS_ROWS] = sc.rows_runs > 0;
+  /* The batched columns: in the text table only when some row had the
+   * batched call; in CSV and JSON always, so that runs concatenate. */
+  t.enabled[SG_ROWS_US] = t.enabled[SG_GR_VS_ROWS] =
+      sc.rows_runs > 0 || o->format != FORMAT_TABLE;
   progress(" ");
   if (failed)
     add_summary(run, "gpureduce_reduce_segments FAILED for %d of %d rows (statuses on stderr)",
