@@ -154,6 +154,7 @@ if test -s "$outdir/sweep-segments-f32-sum.csv"; then
   awk -F, '
     NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
     function f(key) { return (key in col) ? $(col[key]) : "" }
+    function r(x) { return x == "" ? "-" : sprintf("%.2f", x) }
     {
       d = f("distribution"); k = f("kind")
       probe = f("gpureduce_vs_probe"); batched = f("gpureduce_vs_batched"); cub = f("gpureduce_vs_cub")
@@ -164,8 +165,8 @@ if test -s "$outdir/sweep-segments-f32-sum.csv"; then
       if (cub == "" && f("cub_us") != "n/a") verdict = verdict " cub:none"
       else if (cub != "" && cub + 0 <= 1) verdict = verdict " cub<=1"
       if (f("check") !~ /^ok/) verdict = verdict " check:" f("check")
-      printf "%-22s gr/probe %-6s gr/batched %-6s gr/cub %-8s %s\n", d, probe == "" ? "-" : probe,
-        batched == "" ? "-" : batched, cub == "" ? "-" : cub, verdict == "" ? "ok" : "MISS" verdict
+      printf "%-20s gr/probe %5s  gr/batched %5s  gr/cub %8s  %s\n", d, r(probe), r(batched),
+        r(cub), verdict == "" ? "ok" : "MISS" verdict
     }' "$outdir/sweep-segments-f32-sum.csv" >"$targets"
 else
   echo "no sweep-segments-f32-sum.csv: no targets" >"$targets"
