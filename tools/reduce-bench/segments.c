@@ -600,6 +600,13 @@ static void seg_point(struct seg_ctx *sc, const struct seg_dist *d, size_t n,
   else
     snprintf(p->check, sizeof p->check, "%s",
              p->gr_status == GPUREDUCE_SUCCESS ? "-" : "FAILED");
+  /* The offsets are valid: the sticky error of the row's calls must be clear. */
+  const gpureduce_status_t async = gpureduce_get_async_error(run->h);
+  if (async != GPUREDUCE_SUCCESS) {
+    const char *name = gpureduce_status_name(async);
+    report_status(sc, p, "gpureduce_get_async_error (valid offsets)", async);
+    snprintf(p->check, sizeof p->check, "FAILED:async:%s", name ? name : "unknown status");
+  }
   if (run->cuda) bench_cuda_sync("the row's last calls");
   bufs_close(run->cuda, &b);
   free(l.off);
