@@ -14,6 +14,11 @@
 # same on the host backend, a SKIP while libgpureduce lacks
 # gpureduce_reduce_batched (reduce-bench says so and exits 1).
 #
+# The segmented modes (--segments, --sweep-segments, --seed): their
+# options and bad distributions everywhere; small runs on the host
+# backend, and with --backend cuda, each a SKIP on a machine without a
+# CUDA device.
+#
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
 # shellcheck source=tests/dist/taplib.sh
@@ -28,7 +33,7 @@ bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
 
 tap_tmpdir bench
 
-echo "1..45"
+echo "1..93"
 n=0
 
 # expect STATUS DESCRIPTION ARGS...: run reduce-bench ARGS (stdout in
@@ -192,7 +197,8 @@ refused "--stride below the row length is refused" \
 refused "--columns: --stride below the column count is refused" \
   "--stride 3: below the dense leading dimension 4" --batch 4 --n 8 --columns --stride 3
 refused "--columns needs --batch" "describe the matrix of --batch" --columns --n 8
-refused "--sweep-elements needs --sweep-batched" "apply to --sweep-batched" --sweep-elements 1K
+refused "--sweep-elements needs a sweep" "--sweep-elements applies to --sweep-batched and --sweep-segments" \
+  --sweep-elements 1K
 refused "--layouts takes rows, columns, misaligned" "'diagonal' is not a layout" \
   --sweep-batched --layouts rows,diagonal
 refused "--batch and --sweep-batched exclude each other" "the sweep has its own shapes" \
@@ -237,3 +243,112 @@ also_run "host: --sweep-batched: every shape checked ok" checked_ok
 run_or_skip "host: --batch --json" --backend host --batch 3 --n 5 --stride 6 --json --repeat 1
 also_run "host: --batch --json names batch, layout and ld" \
   grep -q '"batch": 3, "layout": "rows", "ld": 6' "$tmp/out"
+
+# ---- the segmented modes ----------------------------------------------------
+expect 0 "--help" --help
+for opt in "--segments DIST" "--sweep-segments" "--seed S"; do
+  also "--help lists $opt" grep -q -e "^  $opt\( \|\$\)" "$tmp/out"
+done
+
+refused "--segments needs a value" "--segments needs a value" --segments
+refused "--segments: an unknown distribution is refused" "'bogus:4' is not a distribution" \
+  --segments bogus:4
+refused "--segments: uniform without L is refused" "uniform takes one field" --segments uniform
+refused "--segments: random with two fields is refused" "random takes one field" \
+  --segments random:4:5
+refused "--segments: uniform:0 is refused" "L = 0 is out of range" --segments uniform:0
+refused "--segments: L must be a count" "L '12x' is not a count" --segments uniform:12x
+refused "--segments: zipf's exponent must be a number" "S 'abc' is not an exponent" \
+  --segments zipf:abc:100
+refused "--segments: zipf's exponent must be above 0" "S '0' is not an exponent" \
+  --segments zipf:0:100
+refused "--segments: zipf's MAX is at most 2^24" "MAX = 2^25 is out of range" \
+  --segments zipf:1.5:2^25
+refused "--segments: zipf needs MAX" "zipf takes two fields" --segments zipf:1.5
+refused "--segments: huge:A:B with A above B is refused" "A is above B" --segments huge:5:3
+refused "--segments: huge:A:B needs B >= 1" "B = 0 is out of range" --segments huge:0:0
+refused "--segments: huge:A:B:K needs K x B below --n" "K x B = 1048576 x 64 is not below" \
+  --segments huge:1:64:2^20 --n 2^20
+refused "--segments: huge needs two elements" "needs --n 2 or more" --segments huge:1:64 --n 1
+refused "--segments: uniform:L with L above --n is refused" "L is above the --n elements (1000)" \
+  --segments uniform:2000 --n 1000
+refused "--segments and --sweep-segments exclude each other" "its own distributions" \
+  --segments uniform:4 --sweep-segments
+refused "--n and --sweep-segments exclude each other" "the sweep has its own sizes" \
+  --sweep-segments --n 8
+refused "--segments and --batch exclude each other" "not with --batch" \
+  --segments uniform:4 --batch 4 --n 8
+refused "--segments and --blocks exclude each other" "not with --sweep, --tune, --only or --blocks" \
+  --segments uniform:4 --blocks 2
+refused "--layouts does not apply to --sweep-segments" "--layouts applies to --sweep-batched" \
+  --sweep-segments --layouts rows
+refused "--seed needs a segmented mode" "for --segments and --sweep-segments" --seed 5
+refused "--seed takes a decimal number" "--seed: '-1' is not" --segments uniform:4 --seed -1
+
+# seg_checked_ok: every data line of the CSV in $tmp/out has a check field
+# of "ok", "ok (4096)" or "ok (4097)", and there is one.
+seg_checked_ok ()
+{
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "check") c = i; next }
+           { ++rows; if ($c != "ok" && $c != "ok (4096)" && $c != "ok (4097)") bad = 1 }
+           END { exit !(c && rows && !bad) }' "$tmp/out"
+}
+
+# csv_column KEY: the field KEY of every data line of the CSV in $tmp/out.
+csv_column ()
+{
+  awk -F, -v key="$1" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == key) c = i; next }
+                       c { print $c }' "$tmp/out"
+}
+
+# seg_row_is SEGMENTS CHECK: the CSV in $tmp/out has one row, with those
+# segments and that check.
+seg_row_is ()
+{
+  test "$(csv_column segments)" = "$1" && test "$(csv_column check)" = "$2"
+}
+
+# The host backend.
+run_or_skip "host: random:5 over 1000 f32 sums, --csv" \
+  --backend host --segments random:5 --n 1000 --repeat 1 --csv
+also_run "host: --segments --csv: the keys of reduce-bench(1)" csv_has distribution kind \
+  length segments n min_length max_length mean_length empty_segments bytes gpureduce_us \
+  gpureduce_gbs check op type f64_accumulate seed
+also_run "host: --segments --csv: every segment checked ok" seg_checked_ok
+csv_column segments > "$tmp/segments.1"
+run_or_skip "host: the same --segments run again" \
+  --backend host --segments random:5 --n 1000 --repeat 1 --csv
+csv_column segments > "$tmp/segments.2"
+also_run "host: the same seed gives the same segments" cmp -s "$tmp/segments.1" "$tmp/segments.2"
+run_or_skip "host: huge:0:3:100 over 2^12 f16 elements, argmax (empty segments)" \
+  --backend host --segments huge:0:3:100 --n 2^12 --op argmax --type f16 --repeat 1 --csv
+also_run "host: huge:0:3:100: 101 segments, checked ok" seg_row_is 101 ok
+run_or_skip "host: uniform:8 over 2^10 i32 elements, batched beside it, --csv" \
+  --backend host --segments uniform:8 --n 2^10 --type i32 --repeat 1 --csv
+also_run "host: uniform:8: the batched call's columns" csv_has batched_us gpureduce_vs_batched
+run_or_skip "host: --segments --json" --backend host --segments zipf:1.5:64 --n 2^12 --seed 7 \
+  --json --repeat 1
+also_run "host: --segments --json names the distribution and the seed" \
+  grep -q '"distribution": "zipf:1.5:64", "seed": 7' "$tmp/out"
+run_or_skip "host: --sweep-segments on 2^10 elements, u8 max, --csv" \
+  --backend host --sweep-segments --sweep-elements 2^10 --op max --type u8 --repeat 1 --csv
+also_run "host: --sweep-segments --csv: every line has the header's number of fields" \
+  same_field_count "$tmp/out"
+also_run "host: --sweep-segments on 2^10 elements: 18 rows (8 uniform, 7 random, zipf, 2 huge)" \
+  data_lines 18
+also_run "host: --sweep-segments: every row checked ok" seg_checked_ok
+
+# CUDA: skipped where there is no device.
+run_or_skip "cuda: zipf:1.5:4096 over 2^20 f32 sums" \
+  --backend cuda --segments zipf:1.5:4096 --n 2^20 --repeat 1
+run_or_skip "cuda: uniform:1 over 100000 bf16 elements, min, a sample checked" \
+  --backend cuda --segments uniform:1 --n 100000 --op min --type bf16 --repeat 1 --csv
+also_run "cuda: the sample is checked" seg_checked_ok
+run_or_skip "cuda: --sweep-segments on 2^16 elements, argmax, --csv" \
+  --backend cuda --sweep-segments --sweep-elements 2^16 --op argmax --repeat 1 --csv
+also_run "cuda: --sweep-segments --csv: the keys of reduce-bench(1)" csv_has distribution \
+  segments bytes probe_bytes gpureduce_us gpureduce_gbs batched_us cub_us cub_gbs probe_us \
+  probe_gbs gpureduce_vs_probe gpureduce_vs_cub gpureduce_vs_batched check
+also_run "cuda: --sweep-segments on 2^16 elements: 20 rows (9 uniform, 8 random, zipf, 2 huge)" \
+  data_lines 20
+also_run "cuda: --sweep-segments: every row checked ok" seg_checked_ok

@@ -35,11 +35,6 @@
 
 #define BATCHED_BATCH 20          /* calls per timed batch, as --sweep */
 #define MAX_BATCH_MS 50.0         /* fewer calls per batch beyond this */
-#define CHECK_ALL_MAX 65536       /* every vector is checked up to this batch */
-#define SAMPLE_EDGE 1024          /* beyond it: the first and the last 1024 */
-#define SAMPLE_SPREAD 2048        /* and 2048 spread evenly between */
-#define SAMPLE_MAX (CHECK_ALL_MAX > 2 * SAMPLE_EDGE + SAMPLE_SPREAD ? CHECK_ALL_MAX \
-                                                                    : 2 * SAMPLE_EDGE + SAMPLE_SPREAD)
 #define WRONG_LINES 10            /* mismatches printed per shape and implementation */
 #define SWEEP_ELEMENTS_CUDA ((size_t)1 << 28)
 #define SWEEP_ELEMENTS_HOST ((size_t)1 << 24)
@@ -138,50 +133,6 @@ struct batched_point {
 
 /* ---- the checks ------------------------------------------------------------------ */
 
-/*
- * The vectors checked: all of them when batch <= CHECK_ALL_MAX; beyond,
- * the first SAMPLE_EDGE, the last SAMPLE_EDGE and SAMPLE_SPREAD spread
- * evenly between (vector SAMPLE_EDGE + floor(k (batch - 2 SAMPLE_EDGE) /
- * SAMPLE_SPREAD)), ascending.  The same rule is in --help and
- * reduce-bench(1).
- */
-static size_t pick_rows(size_t batch, size_t *rows) {
-  size_t c = 0;
-  if (batch <= CHECK_ALL_MAX) {
-    for (size_t b = 0; b < batch; ++b) rows[c++] = b;
-    return c;
-  }
-  for (size_t k = 0; k < SAMPLE_EDGE; ++k) rows[c++] = k;
-  for (uint64_t k = 0; k < SAMPLE_SPREAD; ++k)
-    rows[c++] = SAMPLE_EDGE + (size_t)(k * (uint64_t)(batch - 2 * SAMPLE_EDGE) / SAMPLE_SPREAD);
-  for (size_t k = 0; k < SAMPLE_EDGE; ++k) rows[c++] = batch - SAMPLE_EDGE + k;
-  return c;
-}
-
-static void poison(int cuda, void *p, size_t bytes) {
-  if (cuda)
-    bench_cuda_poison(p, bytes);
-  else
-    memset(p, 0xff, bytes);
-}
-
-/* The results of vectors rows[0 .. count-1] from src (backend memory, rs
- * bytes a vector) to dst (host), one copy per run of consecutive vectors. */
-static void copy_results(int cuda, void *dst, const void *src, size_t rs, const size_t *rows,
-                         size_t count) {
-  for (size_t k = 0; k < count;) {
-    size_t len = 1;
-    while (k + len < count && rows[k + len] == rows[k] + len) ++len;
-    const unsigned char *from = (const unsigned char *)src + rows[k] * rs;
-    unsigned char *to = (unsigned char *)dst + k * rs;
-    if (cuda)
-      bench_cuda_copy_to_host(to, from, len * rs);
-    else
-      memcpy(to, from, len * rs);
-    k += len;
-  }
-}
-
 /* Vector b as one contiguous array of n elements: a row where it is,
  * a column copied to the scratch buffer (CUDA: enqueued). */
 static const void *vector_alone(struct batched_ctx *bc, const struct shape *s, size_t b) {
@@ -201,7 +152,7 @@ static const void *vector_alone(struct batched_ctx *bc, const struct shape *s, s
 static void reference_results(struct batched_ctx *bc, const struct shape *s, size_t count) {
   const struct options *o = bc->run->opt;
   const int cuda = bc->run->cuda;
-  poison(cuda, bc->ref_out, count * bc->rs);
+  poison_buffer(cuda, bc->ref_out, count * bc->rs);
   for (size_t k = 0; k < count; ++k) {
     const void *v = vector_alone(bc, s, bc->rows[k]);
     const gpureduce_status_t st =
@@ -254,14 +205,14 @@ static void batched_check(struct batched_ctx *bc, struct batched_point *p,
                           const struct batched_call *call, const struct cub_seg_call *cc) {
   const struct shape *s = &p->s;
   const int cuda = bc->run->cuda;
-  const size_t count = pick_rows(s->batch, bc->rows);
+  const size_t count = pick_checked(s->batch, bc->rows);
   size_t gr_wrong = 0, cub_wrong = 0;
   progress(" %s n=%zu: checking %zu vectors ...", layout_names[s->layout], s->n, count);
   reference_results(bc, s, count);
   if (p->gr_status == GPUREDUCE_SUCCESS) {
-    poison(cuda, bc->out, s->batch * bc->rs);
+    poison_buffer(cuda, bc->out, s->batch * bc->rs);
     run_batched_call((void *)call);
-    copy_results(cuda, bc->got, bc->out, bc->rs, bc->rows, count);
+    copy_picked(cuda, bc->got, bc->out, bc->rs, bc->rows, count);
     gr_wrong = compare_results(bc, s, count, bc->got, 1, "gpureduce_reduce_batched");
   }
   if (p->cub_ms > 0) {

@@ -12,6 +12,7 @@
  *   checks.c   what a result must be
  *   ladder.c, sweep.c, tune.c  the ladder, the sweep, the tuner
  *   batched.c  --batch and --sweep-batched (gpureduce_reduce_batched)
+ *   segments.c --segments and --sweep-segments (gpureduce_reduce_segments)
  *   bench_cuda.cu  the CUDA side (fills, events, CUB, the probe)
  *   main.c     the mode the options choose
  */

@@ -112,6 +112,10 @@ extern "C" void bench_cuda_copy_to_host(void *dst, const void *src, size_t bytes
   CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy device to host");
 }
 
+extern "C" void bench_cuda_copy_to_device(void *dst, const void *src, size_t bytes) {
+  CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy host to device");
+}
+
 extern "C" void bench_cuda_poison(void *p, size_t bytes) {
   CHECK(cudaMemsetAsync(p, 0xff, bytes, 0), "cudaMemsetAsync (poison)");
   CHECK(cudaStreamSynchronize(0), "cudaStreamSynchronize (poison)");
@@ -606,11 +610,12 @@ struct ColumnIndex {
 using Count = thrust::counting_iterator<int64_t>;
 using OffsetIt = thrust::transform_iterator<SegmentOffset, Count>;
 
-/* One segmented reduction of op over the sequence `in` (temp == nullptr:
- * the size query); A is the accumulator, as in cub_call. */
-template <typename T, typename A, typename InIt>
+/* One segmented reduction of op over the sequence `in`, segments from the
+ * offset iterators begin and end (temp == nullptr: the size query); A is
+ * the accumulator, as in cub_call. */
+template <typename T, typename A, typename InIt, typename OffIt>
 cudaError_t seg_call(gpureduce_op_t op, void *temp, size_t &bytes, InIt in, void *out,
-                     int64_t segments, OffsetIt begin, OffsetIt end) {
+                     int64_t segments, OffIt begin, OffIt end) {
   using Seg = cub::DeviceSegmentedReduce;
   using Plus = ::cuda::std::plus<A>;
   using Times = ::cuda::std::multiplies<A>;
@@ -659,6 +664,15 @@ cudaError_t seg_matrix(gpureduce_op_t op, void *temp, size_t &bytes, const bench
                         thrust::make_transform_iterator(Count(0), SegmentOffset{n, n}));
 }
 
+/* CSR offsets: begin = offsets, end = offsets + 1. */
+template <typename T, typename A>
+cudaError_t seg_offsets(gpureduce_op_t op, void *temp, size_t &bytes, const bench_offsets *s,
+                        void *out) {
+  const uint64_t *b = s->offsets;
+  return seg_call<T, A>(op, temp, bytes, static_cast<const T *>(s->x), out, (int64_t)s->segments,
+                        b, b + 1);
+}
+
 /* CUB's output per segment. */
 template <typename T, typename A>
 size_t seg_result_bytes(gpureduce_op_t op) {
@@ -678,6 +692,19 @@ cudaError_t seg_dispatch(const bench_cub_seg *c, void *temp, size_t &bytes,
   switch (c->type) {
 #define BENCH_CUB_CASE(type, T, A) \
   case type: return seg_matrix<T, A>(c->op, temp, bytes, m, c->out);
+    BENCH_CUB_TYPES(BENCH_CUB_CASE)
+#undef BENCH_CUB_CASE
+  }
+  return cudaErrorInvalidValue;
+}
+
+cudaError_t seg_dispatch_offsets(const bench_cub_seg *c, void *temp, size_t &bytes,
+                                 const bench_offsets *s) {
+  if (c->type == GPUREDUCE_F32 && (c->flags & GPUREDUCE_ACCUMULATE_F64))
+    return seg_offsets<float, double>(c->op, temp, bytes, s, c->out);
+  switch (c->type) {
+#define BENCH_CUB_CASE(type, T, A) \
+  case type: return seg_offsets<T, A>(c->op, temp, bytes, s, c->out);
     BENCH_CUB_TYPES(BENCH_CUB_CASE)
 #undef BENCH_CUB_CASE
   }
@@ -778,8 +805,10 @@ extern "C" void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_ma
   CHECK_LAUNCH(bench_cub_seg_name(c));
 }
 
-extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
-                                      const size_t *rows, size_t count, void *dst) {
+/* CUB's results of segments rows[0 .. count-1] from c->out to dst, as
+ * gpureduce lays them out (bench_cub_seg_results). */
+static void copy_seg_results(struct bench_cub_seg *c, const size_t *rows, size_t count,
+                             void *dst) {
   const size_t rb = c->result_bytes;
   const size_t rs = gpureduce_result_size(c->type, c->op, c->flags);
   const int arg = c->op == GPUREDUCE_ARGMIN || c->op == GPUREDUCE_ARGMAX;
@@ -788,9 +817,6 @@ extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct benc
     std::fprintf(stderr, "reduce-bench: out of host memory (CUB's results)\n");
     std::exit(1);
   }
-  bench_cuda_poison(c->out, m->batch * rb);
-  bench_cub_seg_prepare(c, m);
-  bench_cub_seg_run(c, m);
   /* one copy per run of consecutive vectors */
   for (size_t k = 0; k < count;) {
     size_t run = 1;
@@ -813,11 +839,61 @@ extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct benc
   std::free(staged);
 }
 
+extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
+                                      const size_t *rows, size_t count, void *dst) {
+  bench_cuda_poison(c->out, m->batch * c->result_bytes);
+  bench_cub_seg_prepare(c, m);
+  bench_cub_seg_run(c, m);
+  copy_seg_results(c, rows, count, dst);
+}
+
 extern "C" void bench_cub_seg_destroy(struct bench_cub_seg *c) {
   if (!c) return;
   bench_cuda_free(c->temp);
   bench_cuda_free(c->out);
   std::free(c);
+}
+
+extern "C" int bench_cub_seg_supports_offsets(const struct bench_cub_seg *c,
+                                              const struct bench_offsets *s, char *why,
+                                              size_t why_bytes) {
+  if (s->segments > c->max_batch) {
+    std::snprintf(why, why_bytes, "internal error: %zu segments, room for %zu", s->segments,
+                  c->max_batch);
+    return 0;
+  }
+  if ((c->op == GPUREDUCE_ARGMIN || c->op == GPUREDUCE_ARGMAX) && s->end > (uint64_t)INT_MAX) {
+    std::snprintf(why, why_bytes,
+                  "n/a: CUB's segmented ArgMin/ArgMax index with int offsets, and the offsets "
+                  "go beyond 2^31-1");
+    return 0;
+  }
+  return 1;
+}
+
+extern "C" void bench_cub_seg_prepare_offsets(struct bench_cub_seg *c,
+                                              const struct bench_offsets *s) {
+  size_t bytes = 0;
+  CHECK(seg_dispatch_offsets(c, nullptr, bytes, s), "CUB segmented temporary storage size query");
+  if (bytes <= c->temp_bytes && c->temp) return;
+  bench_cuda_free(c->temp);
+  c->temp = bench_cuda_alloc(bytes, "CUB segmented temporary storage");
+  c->temp_bytes = bytes;
+}
+
+extern "C" void bench_cub_seg_run_offsets(struct bench_cub_seg *c, const struct bench_offsets *s) {
+  size_t bytes = c->temp_bytes;
+  CHECK(seg_dispatch_offsets(c, c->temp, bytes, s), bench_cub_seg_name(c));
+  CHECK_LAUNCH(bench_cub_seg_name(c));
+}
+
+extern "C" void bench_cub_seg_results_offsets(struct bench_cub_seg *c,
+                                              const struct bench_offsets *s, const size_t *rows,
+                                              size_t count, void *dst) {
+  bench_cuda_poison(c->out, s->segments * c->result_bytes);
+  bench_cub_seg_prepare_offsets(c, s);
+  bench_cub_seg_run_offsets(c, s);
+  copy_seg_results(c, rows, count, dst);
 }
 
 #else /* !HAVE_CUB */
@@ -873,6 +949,29 @@ extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct benc
 }
 
 extern "C" void bench_cub_seg_destroy(struct bench_cub_seg *c) { (void)c; }
+
+extern "C" int bench_cub_seg_supports_offsets(const struct bench_cub_seg *c,
+                                              const struct bench_offsets *s, char *why,
+                                              size_t why_bytes) {
+  (void)c, (void)s;
+  std::snprintf(why, why_bytes, "not built (configure found no CUB)");
+  return 0;
+}
+
+extern "C" void bench_cub_seg_prepare_offsets(struct bench_cub_seg *c,
+                                              const struct bench_offsets *s) {
+  (void)c, (void)s;
+}
+
+extern "C" void bench_cub_seg_run_offsets(struct bench_cub_seg *c, const struct bench_offsets *s) {
+  (void)c, (void)s;
+}
+
+extern "C" void bench_cub_seg_results_offsets(struct bench_cub_seg *c,
+                                              const struct bench_offsets *s, const size_t *rows,
+                                              size_t count, void *dst) {
+  (void)c, (void)s, (void)rows, (void)count, (void)dst;
+}
 
 #endif /* HAVE_CUB */
 

@@ -56,6 +56,8 @@ void *bench_cuda_alloc(size_t bytes, const char *what);
 void bench_cuda_free(void *p);
 /* Synchronous device-to-host copy. */
 void bench_cuda_copy_to_host(void *dst, const void *src, size_t bytes);
+/* Synchronous host-to-device copy. */
+void bench_cuda_copy_to_device(void *dst, const void *src, size_t bytes);
 /* Fill bytes with 0xff (a NaN for every float type) and wait for it. */
 void bench_cuda_poison(void *p, size_t bytes);
 /* cudaDeviceSynchronize, and report an error of earlier asynchronous work. */
@@ -172,6 +174,35 @@ void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_matrix *m);
 void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
                            const size_t *rows, size_t count, void *dst);
 void bench_cub_seg_destroy(struct bench_cub_seg *c);
+
+/* ---- segmented: CSR offsets and CUB's segmented reductions over them ------ */
+
+/*
+ * The segments of gpureduce_reduce_segments(): segment s is the elements
+ * x[offsets[s] .. offsets[s+1]-1], offsets (device memory) holding
+ * segments + 1 nondecreasing element offsets; end is offsets[segments],
+ * known on the host.
+ */
+struct bench_offsets {
+  const void *x;
+  const uint64_t *offsets;
+  size_t segments;
+  uint64_t end;
+};
+
+/*
+ * The same CUB calls as for a matrix (bench_cub_seg_create, with
+ * max_batch >= segments), with begin = offsets and end = offsets + 1 as
+ * the offset iterators.  supports: 0, with the reason in why, where CUB
+ * cannot (ArgMin and ArgMax index with int: offsets beyond 2^31-1);
+ * results: as bench_cub_seg_results, segments rows[0 .. count-1].
+ */
+int bench_cub_seg_supports_offsets(const struct bench_cub_seg *c, const struct bench_offsets *s,
+                                   char *why, size_t why_bytes);
+void bench_cub_seg_prepare_offsets(struct bench_cub_seg *c, const struct bench_offsets *s);
+void bench_cub_seg_run_offsets(struct bench_cub_seg *c, const struct bench_offsets *s);
+void bench_cub_seg_results_offsets(struct bench_cub_seg *c, const struct bench_offsets *s,
+                                   const size_t *rows, size_t count, void *dst);
 
 /* ---- the probe and the atomic sum --------------------------------------- */
 

@@ -9,12 +9,13 @@
  * every partial sum is exact and every result is checked exactly.
  * --sweep times one operation over n = 2^10 .. 2^30 on random data made on
  * the device; --batch and --sweep-batched time the batched reduction of
- * the rows or columns of a matrix.  Without a GPU the host backend runs
- * the same tables.
+ * the rows or columns of a matrix; --segments and --sweep-segments the
+ * segmented reduction of CSR offsets.  Without a GPU the host backend
+ * runs the same tables.
  *
- * The modes live in ladder.c, sweep.c, batched.c and tune.c, the CUDA
- * work (fills, events, CUB, the probe) in bench_cuda.cu; bench.h lists
- * every part.
+ * The modes live in ladder.c, sweep.c, batched.c, segments.c and tune.c,
+ * the CUDA work (fills, events, CUB, the probe) in bench_cuda.cu; bench.h
+ * lists every part.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -24,6 +25,7 @@
 #include "ladder.h"
 #include "options.h"
 #include "run.h"
+#include "segments.h"
 #include "sweep.h"
 #include "tune.h"
 
@@ -40,6 +42,8 @@ int main(int argc, char **argv) {
     status = run_sweep(&run);
   else if (is_batched(&o))
     status = run_batched(&run);
+  else if (is_segmented(&o))
+    status = run_segments(&run);
   else
     status = run_ladder(&run);
   close_run(&run);

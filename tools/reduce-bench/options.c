@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +32,9 @@
 #define SWEEP_REPEAT 5
 #define MAX_N ((uint64_t)1 << 40)
 #define MAX_OFFSET ((uint64_t)1 << 30)
+#define MAX_ZIPF_MAX ((uint64_t)1 << 24) /* zipf:S:MAX: a table of MAX doubles */
+#define MAX_ZIPF_EXPONENT 100.0
+#define DEFAULT_SEED 1
 
 /* ---- usage: one array, the source of --help and of the man page -------- */
 
@@ -48,6 +52,8 @@ static const char *const usage_text[] = {
     "",
     "--batch and --sweep-batched: GB/s = (input + output bytes) / time; the",
     "probe's GB/s = the bytes it reads (the matrix, padding included) / time.",
+    "--segments and --sweep-segments: GB/s = (input + 8 x (segments + 1) offset",
+    "+ output bytes) / time; the probe reads the input and the offsets.",
     "",
     "Options:",
     "  --n N             elements (default 2^24-611): a decimal number, 2^K,",
@@ -69,8 +75,8 @@ static const char *const usage_text[] = {
     "  --only LIST       rows of the ladder to run, comma separated: 1 to 6 (or",
     "                    v1 to v6), lib, cub, probe",
     "  --repeat R        timed runs (ladder: default and minimum 10) or timed",
-    "                    batches of 20 calls (--sweep, --batch, --sweep-batched:",
-    "                    default 5)",
+    "                    batches of 20 calls (default 5: --sweep and the batched",
+    "                    and segmented modes)",
     "  --sweep           time n = 2^10, 2^11, ..., 2^30 and 2^24-611 (host",
     "                    backend: up to 2^26) on random data: gpureduce, CUB,",
     "                    the probe and, for the f32 sum, an atomic",
@@ -94,10 +100,35 @@ static const char *const usage_text[] = {
     "                    (an n x B matrix, ld = B), and as rows with ld = n+1",
     "                    (misaligned, n >= 2); timed and checked as --batch",
     "  --sweep-elements N",
-    "                    the elements of --sweep-batched (default 2^28; host",
-    "                    backend 2^24): n up to N, and one row of N",
+    "                    the elements of --sweep-batched and --sweep-segments",
+    "                    (default 2^28; host backend 2^24): n up to N, and one",
+    "                    row (segment) of N",
     "  --layouts LIST    the parts of --sweep-batched to run, comma separated:",
     "                    rows, columns, misaligned (default all three)",
+    "  --segments DIST   one segmented call (gpureduce_reduce_segments) over --n",
+    "                    elements cut into segments of lengths drawn from DIST:",
+    "                    uniform:L (every segment L; the last one shorter when L",
+    "                    does not divide N), random:L (uniform on 0..2L),",
+    "                    zipf:S:MAX (P(length k) proportional to k^-S, k = 1..MAX,",
+    "                    MAX <= 2^24), huge:A:B (one segment of N/2 elements in",
+    "                    the middle of segments uniform on A..B, which hold the",
+    "                    rest) or huge:A:B:K (K segments uniform on A..B, the",
+    "                    huge one, in their middle, holds the rest); the last",
+    "                    drawn segment is cut to end at N.  Timed with",
+    "                    gpureduce_reduce_batched (uniform:L, L dividing N), CUB",
+    "                    (DeviceSegmentedReduce with the offsets) and the probe;",
+    "                    every result checked bit for bit against",
+    "                    gpureduce_reduce of its segment alone: all when there",
+    "                    are <= 65536 segments, else 4096 as --batch and the",
+    "                    longest segment",
+    "  --sweep-segments  --op and --type on 2^28 elements (--sweep-elements;",
+    "                    host backend 2^24) cut as uniform:L and random:L for L",
+    "                    = 1, 2, 4, 8, 32, 128, 512, 4096, 65536, 2^20 and 2^24",
+    "                    (those below the elements), uniform:N, zipf:1.5:2^20,",
+    "                    huge:1:64 and huge:1:64:K (K = elements / 256); timed",
+    "                    and checked as --segments",
+    "  --seed S          the seed of the segment lengths (default 1): the same",
+    "                    seed, DIST and N give the same offsets",
     "  --tune            measure the fastest block count of every size bucket",
     "                    for --op and --type (gpureduce_autotune), print default",
     "                    and tuned counts and times, save them in the tuning",
@@ -114,8 +145,9 @@ static const char *const usage_text[] = {
     "Exit status:",
     "  0  every result right",
     "  1  a wrong result, a library or CUDA call or a memory allocation failed",
-    "     (gpureduce_reduce_batched's status, for one: reported, then exit 1),",
-    "     or --tune could not write the tuning cache",
+    "     (a failing status of gpureduce_reduce_batched or",
+    "     gpureduce_reduce_segments: reported, then exit 1), or --tune could",
+    "     not write the tuning cache",
     "  2  a bad option or value",
     "  3  no CUDA device: --backend cuda or --tune without one, or --device D",
     "     that does not exist",
@@ -252,6 +284,110 @@ static unsigned option_layouts(const char *arg) {
   return mask;
 }
 
+/* ---- --segments DIST ----------------------------------------------------- */
+
+#define DIST_SYNTAX "uniform:L, random:L, zipf:S:MAX, huge:A:B or huge:A:B:K"
+
+/* Field i of DIST as a count from min to max (the syntax of --n). */
+static uint64_t dist_count(const char *arg, const char *field, const char *name, uint64_t min,
+                           uint64_t max) {
+  uint64_t v;
+  if (parse_count(field, &v))
+    usage_error("--segments %s: %s '%s' is not a count (a decimal number, 2^K, 2^K+M, 2^K-M "
+                "or 16M style)",
+                arg, name, field);
+  if (v < min || v > max)
+    usage_error("--segments %s: %s = %s is out of range (%llu to %llu)", arg, name, field,
+                (unsigned long long)min, (unsigned long long)max);
+  return v;
+}
+
+static struct seg_dist option_dist(const char *arg) {
+  char buf[128], *field[5];
+  int nf = 0;
+  struct seg_dist d;
+  memset(&d, 0, sizeof d);
+  if (strlen(arg) >= sizeof buf)
+    usage_error("--segments: '%.40s...' is not a distribution (" DIST_SYNTAX ")", arg);
+  strcpy(buf, arg);
+  for (char *p = buf;;) {
+    if (nf == 5) usage_error("--segments: '%s' is not a distribution (" DIST_SYNTAX ")", arg);
+    field[nf++] = p;
+    p = strchr(p, ':');
+    if (!p) break;
+    *p++ = '\0';
+  }
+  const char *kind = field[0];
+  if (strcmp(kind, "uniform") == 0 && nf == 2) {
+    d.kind = SEG_UNIFORM;
+    d.length = dist_count(arg, field[1], "L", 1, MAX_N);
+  } else if (strcmp(kind, "random") == 0 && nf == 2) {
+    d.kind = SEG_RANDOM;
+    d.length = dist_count(arg, field[1], "L", 1, MAX_N);
+  } else if (strcmp(kind, "zipf") == 0 && nf == 3) {
+    char *end;
+    d.kind = SEG_ZIPF;
+    d.exponent = strtod(field[1], &end);
+    if (!*field[1] || *end || !isfinite(d.exponent) || !(d.exponent > 0) ||
+        d.exponent > MAX_ZIPF_EXPONENT || !(isdigit((unsigned char)*field[1]) || *field[1] == '.'))
+      usage_error("--segments %s: S '%s' is not an exponent (a decimal number above 0, at "
+                  "most %g)",
+                  arg, field[1], MAX_ZIPF_EXPONENT);
+    d.max = dist_count(arg, field[2], "MAX", 1, MAX_ZIPF_MAX);
+  } else if (strcmp(kind, "huge") == 0 && (nf == 3 || nf == 4)) {
+    d.kind = SEG_HUGE;
+    d.lo = dist_count(arg, field[1], "A", 0, MAX_N);
+    /* huge:A:B draws until the lengths reach N/2: B >= 1 */
+    d.hi = dist_count(arg, field[2], "B", nf == 3 ? 1 : 0, MAX_N);
+    if (d.lo > d.hi) usage_error("--segments %s: A is above B", arg);
+    if (nf == 4) d.small = dist_count(arg, field[3], "K", 1, MAX_N);
+  } else if (strcmp(kind, "uniform") == 0 || strcmp(kind, "random") == 0 ||
+             strcmp(kind, "zipf") == 0 || strcmp(kind, "huge") == 0) {
+    usage_error("--segments: '%s': %s takes %s", arg, kind,
+                kind[0] == 'u'   ? "one field, uniform:L"
+                : kind[0] == 'r' ? "one field, random:L"
+                : kind[0] == 'z' ? "two fields, zipf:S:MAX"
+                                 : "two or three fields, huge:A:B or huge:A:B:K");
+  } else {
+    usage_error("--segments: '%s' is not a distribution (" DIST_SYNTAX ")", arg);
+  }
+  return d;
+}
+
+const char *dist_kind_name(const struct seg_dist *d) {
+  static const char *const names[] = {"uniform", "random", "zipf", "huge"};
+  return names[d->kind];
+}
+
+const char *dist_text(const struct seg_dist *d, char *buf, size_t size) {
+  switch (d->kind) {
+    case SEG_UNIFORM:
+    case SEG_RANDOM:
+      snprintf(buf, size, "%s:%llu", dist_kind_name(d), (unsigned long long)d->length);
+      break;
+    case SEG_ZIPF:
+      snprintf(buf, size, "zipf:%g:%llu", d->exponent, (unsigned long long)d->max);
+      break;
+    case SEG_HUGE:
+      if (d->small)
+        snprintf(buf, size, "huge:%llu:%llu:%llu", (unsigned long long)d->lo,
+                 (unsigned long long)d->hi, (unsigned long long)d->small);
+      else
+        snprintf(buf, size, "huge:%llu:%llu", (unsigned long long)d->lo,
+                 (unsigned long long)d->hi);
+      break;
+  }
+  return buf;
+}
+
+static uint64_t option_seed(const char *arg) {
+  const char *p = arg;
+  uint64_t v;
+  if (parse_decimal(&p, &v) || *p)
+    usage_error("--seed: '%s' is not a non-negative decimal number below 2^64", arg);
+  return v;
+}
+
 static unsigned option_only(const char *arg) {
   unsigned mask = 0;
   const char *p = arg;
@@ -284,6 +420,9 @@ enum {
   OPT_SWEEP_BATCHED,
   OPT_SWEEP_ELEMENTS,
   OPT_LAYOUTS,
+  OPT_SEGMENTS,
+  OPT_SWEEP_SEGMENTS,
+  OPT_SEED,
   OPT_BLOCKS,
   OPT_CSV,
   OPT_JSON,
@@ -310,6 +449,9 @@ static const struct option long_options[] = {
     {"sweep-batched", no_argument, NULL, OPT_SWEEP_BATCHED},
     {"sweep-elements", required_argument, NULL, OPT_SWEEP_ELEMENTS},
     {"layouts", required_argument, NULL, OPT_LAYOUTS},
+    {"segments", required_argument, NULL, OPT_SEGMENTS},
+    {"sweep-segments", no_argument, NULL, OPT_SWEEP_SEGMENTS},
+    {"seed", required_argument, NULL, OPT_SEED},
     {"blocks", required_argument, NULL, OPT_BLOCKS},
     {"csv", no_argument, NULL, OPT_CSV},
     {"json", no_argument, NULL, OPT_JSON},
@@ -349,6 +491,8 @@ static void print_version(void) {
 
 int is_batched(const struct options *o) { return o->batch || o->sweep_batched; }
 
+int is_segmented(const struct options *o) { return o->segments || o->sweep_segments; }
+
 int is_plain_f32_sum(const struct options *o) {
   return o->type == GPUREDUCE_F32 && o->op == GPUREDUCE_SUM && !o->flags;
 }
@@ -359,8 +503,9 @@ static void check_batched_options(const struct options *o) {
     usage_error("--batch and --sweep-batched: the sweep has its own shapes");
   if ((o->columns || o->stride) && !o->batch)
     usage_error("--columns and --stride describe the matrix of --batch");
-  if ((o->sweep_elements || o->layouts_given) && !o->sweep_batched)
-    usage_error("--sweep-elements and --layouts apply to --sweep-batched");
+  if (o->layouts_given && !o->sweep_batched) usage_error("--layouts applies to --sweep-batched");
+  if (o->sweep_elements && !o->sweep_batched && !o->sweep_segments)
+    usage_error("--sweep-elements applies to --sweep-batched and --sweep-segments");
   if (o->sweep_batched && o->n_given)
     usage_error("--n and --sweep-batched: the sweep has its own sizes (--sweep-elements)");
   if (!is_batched(o)) return;
@@ -381,9 +526,39 @@ static void check_batched_options(const struct options *o) {
                 o->batch, o->n, (unsigned long long)ld);
 }
 
+/* --segments, --sweep-segments, --seed and what goes with them. */
+static void check_segmented_options(const struct options *o) {
+  const struct seg_dist *d = &o->dist;
+  char dt[96];
+  if (o->seed_given && !is_segmented(o))
+    usage_error("--seed: the seed of the segment lengths, for --segments and --sweep-segments");
+  if (!is_segmented(o)) return;
+  const char *mode = o->segments ? "segments" : "sweep-segments";
+  if (o->segments && o->sweep_segments)
+    usage_error("--segments and --sweep-segments: the sweep has its own distributions");
+  if (is_batched(o) || o->columns || o->stride || o->layouts_given)
+    usage_error("--%s: not with --batch, --columns, --stride, --sweep-batched or --layouts",
+                mode);
+  if (o->sweep || o->tune || o->only_given || o->blocks)
+    usage_error("--%s: not with --sweep, --tune, --only or --blocks", mode);
+  if (o->sweep_segments && o->n_given)
+    usage_error("--n and --sweep-segments: the sweep has its own sizes (--sweep-elements)");
+  if (!o->segments) return;
+  dist_text(d, dt, sizeof dt);
+  if (d->kind == SEG_UNIFORM && d->length > o->n)
+    usage_error("--segments %s: L is above the --n elements (%zu)", dt, o->n);
+  if (d->kind == SEG_HUGE && o->n < 2)
+    usage_error("--segments %s: the huge segment needs --n 2 or more", dt);
+  /* K segments of at most B leave at least one element to the huge one */
+  if (d->kind == SEG_HUGE && d->small && d->hi && d->small > (o->n - 1) / d->hi)
+    usage_error("--segments %s: K x B = %llu x %llu is not below the --n elements (%zu)", dt,
+                (unsigned long long)d->small, (unsigned long long)d->hi, o->n);
+}
+
 /* Cross-option rules, after every option was read. */
 static void check_options(struct options *o) {
   check_batched_options(o);
+  check_segmented_options(o);
   if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
     usage_error(
         "--f64-accumulate applies to the f32 sum, prod, sum_abs and sum_squares, "
@@ -406,7 +581,7 @@ static void check_options(struct options *o) {
 
 /* --repeat's default, and the ladder's minimum. */
 static void default_repeat(struct options *o) {
-  const int batches = o->sweep || is_batched(o); /* timed in batches of calls */
+  const int batches = o->sweep || is_batched(o) || is_segmented(o); /* batches of calls */
   if (!o->repeat_given) o->repeat = batches ? SWEEP_REPEAT : LADDER_MIN_REPEAT;
   if (!batches && o->repeat < LADDER_MIN_REPEAT) {
     fprintf(stderr, PROGRAM ": --repeat %d raised to %d, the ladder's minimum\n", o->repeat,
@@ -423,6 +598,7 @@ void parse_options(int argc, char **argv, struct options *o) {
   o->only = (1u << ROW_COUNT) - 1u;
   o->layouts = (1u << LAYOUT_COUNT) - 1u;
   o->check = 1;
+  o->seed = DEFAULT_SEED;
   int format_options = 0;
   opterr = 0;
   for (;;) {
@@ -452,6 +628,9 @@ void parse_options(int argc, char **argv, struct options *o) {
         o->sweep_elements = option_count("sweep-elements", optarg, 1, MAX_N);
         break;
       case OPT_LAYOUTS: o->layouts = option_layouts(optarg), o->layouts_given = 1; break;
+      case OPT_SEGMENTS: o->dist = option_dist(optarg), o->segments = 1; break;
+      case OPT_SWEEP_SEGMENTS: o->sweep_segments = 1; break;
+      case OPT_SEED: o->seed = option_seed(optarg), o->seed_given = 1; break;
       case OPT_BLOCKS: o->blocks = (unsigned)option_int("blocks", optarg, 1, 2147483647); break;
       case OPT_CSV: o->format = FORMAT_CSV, ++format_options; break;
       case OPT_JSON: o->format = FORMAT_JSON, ++format_options; break;

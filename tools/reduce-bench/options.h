@@ -7,6 +7,7 @@
 #define REDUCE_BENCH_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpureduce.h"
 
@@ -32,6 +33,18 @@ enum row_id {
 /* The layouts of --sweep-batched, in the order it runs them; also the
  * bits of --layouts.  LAYOUT_MISALIGNED: rows with ld = n + 1. */
 enum layout { LAYOUT_ROWS, LAYOUT_COLUMNS, LAYOUT_MISALIGNED, LAYOUT_COUNT };
+
+/* The segment lengths of --segments DIST (segments.c makes them). */
+enum seg_kind { SEG_UNIFORM, SEG_RANDOM, SEG_ZIPF, SEG_HUGE };
+
+struct seg_dist {
+  enum seg_kind kind;
+  uint64_t length;   /* uniform:L, random:L: L */
+  double exponent;   /* zipf:S:MAX: S */
+  uint64_t max;      /* zipf:S:MAX: MAX */
+  uint64_t lo, hi;   /* huge:A:B[:K]: A, B */
+  uint64_t small;    /* huge:A:B:K: K; 0: huge:A:B */
+};
 
 struct options {
   size_t n;
@@ -61,6 +74,12 @@ struct options {
   size_t sweep_elements; /* 0: the default (2^28; host backend 2^24) */
   unsigned layouts;      /* bits of enum layout */
   int layouts_given;
+  /* --segments, --sweep-segments, --seed: gpureduce_reduce_segments */
+  int segments; /* --segments given: dist holds it */
+  struct seg_dist dist;
+  int sweep_segments;
+  uint64_t seed;
+  int seed_given;
 };
 
 /*
@@ -74,6 +93,14 @@ void parse_options(int argc, char **argv, struct options *o);
 
 /* --batch or --sweep-batched: a mode of gpureduce_reduce_batched. */
 int is_batched(const struct options *o);
+
+/* --segments or --sweep-segments: a mode of gpureduce_reduce_segments. */
+int is_segmented(const struct options *o);
+
+/* DIST as --segments reads it back: "uniform:32", "zipf:1.5:1048576". */
+const char *dist_text(const struct seg_dist *d, char *buf, size_t size);
+/* The name of d's kind: "uniform", "random", "zipf", "huge". */
+const char *dist_kind_name(const struct seg_dist *d);
 
 /* The f32 sum without flags: the operation of the ladder's rungs. */
 int is_plain_f32_sum(const struct options *o);

@@ -293,7 +293,7 @@ static void print_json(FILE *f, const struct run *run, const struct table *t) {
   json_string(f, cub_text(cub, sizeof cub));
   fprintf(f, ",\n  \"backend\": \"%s\", \"repeat\": %d, \"n\": ", run->cuda ? "cuda" : "host",
           o->repeat);
-  if (o->sweep || o->tune || o->sweep_batched)
+  if (o->sweep || o->tune || o->sweep_batched || o->sweep_segments)
     fputs("null", f); /* one n per row */
   else
     fprintf(f, "%zu", o->n);
@@ -301,6 +301,13 @@ static void print_json(FILE *f, const struct run *run, const struct table *t) {
     fprintf(f, ", \"batch\": %zu, \"layout\": \"%s\", \"ld\": %zu", o->batch,
             o->columns ? "columns" : "rows", o->stride ? o->stride : o->columns ? o->batch : o->n);
   if (o->sweep_batched) fprintf(f, ", \"batch\": null, \"layout\": null, \"ld\": null");
+  if (o->segments) {
+    char dt[96];
+    fputs(", \"distribution\": ", f);
+    json_string(f, dist_text(&o->dist, dt, sizeof dt));
+  }
+  if (o->sweep_segments) fputs(", \"distribution\": null", f);
+  if (is_segmented(o)) fprintf(f, ", \"seed\": %llu", (unsigned long long)o->seed);
   if (run->limit_gbs > 0)
     fprintf(f, ",\n  \"limit_gbs\": %.1f, \"limit_grid\": %u", run->limit_gbs, run->limit_grid);
   fprintf(f, ",\n  \"wrong\": %d,\n  \"header\": [", run->wrong);

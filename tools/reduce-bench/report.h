@@ -32,7 +32,7 @@ struct column {
   int left; /* left-aligned in the table */
 };
 
-#define MAX_COLUMNS 24
+#define MAX_COLUMNS 32
 
 struct row {
   struct cell cell[MAX_COLUMNS];

@@ -8,6 +8,7 @@
 #endif
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,43 @@ void output_free(int cuda, void *p) {
     bench_cuda_free(p);
   else
     free(p);
+}
+
+/* ---- the checks of the batched and segmented modes ------------------------- */
+
+size_t pick_checked(size_t count, size_t *rows) {
+  size_t c = 0;
+  if (count <= CHECK_ALL_MAX) {
+    for (size_t b = 0; b < count; ++b) rows[c++] = b;
+    return c;
+  }
+  for (size_t k = 0; k < SAMPLE_EDGE; ++k) rows[c++] = k;
+  for (uint64_t k = 0; k < SAMPLE_SPREAD; ++k)
+    rows[c++] = SAMPLE_EDGE + (size_t)(k * (uint64_t)(count - 2 * SAMPLE_EDGE) / SAMPLE_SPREAD);
+  for (size_t k = 0; k < SAMPLE_EDGE; ++k) rows[c++] = count - SAMPLE_EDGE + k;
+  return c;
+}
+
+void poison_buffer(int cuda, void *p, size_t bytes) {
+  if (cuda)
+    bench_cuda_poison(p, bytes);
+  else
+    memset(p, 0xff, bytes);
+}
+
+void copy_picked(int cuda, void *dst, const void *src, size_t rs, const size_t *rows,
+                 size_t count) {
+  for (size_t k = 0; k < count;) {
+    size_t len = 1;
+    while (k + len < count && rows[k + len] == rows[k] + len) ++len;
+    const unsigned char *from = (const unsigned char *)src + rows[k] * rs;
+    unsigned char *to = (unsigned char *)dst + k * rs;
+    if (cuda)
+      bench_cuda_copy_to_host(to, from, len * rs);
+    else
+      memcpy(to, from, len * rs);
+    k += len;
+  }
 }
 
 /* ---- --blocks ---------------------------------------------------------------- */

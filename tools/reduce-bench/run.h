@@ -100,6 +100,30 @@ void fill_random(struct input *in, gpureduce_type_t t);
 void *output_alloc(int cuda);
 void output_free(int cuda, void *p);
 
+/* ---- the checks of the batched and segmented modes ---- */
+
+#define CHECK_ALL_MAX 65536 /* every result is checked up to this count */
+#define SAMPLE_EDGE 1024    /* beyond it: the first and the last 1024 */
+#define SAMPLE_SPREAD 2048  /* and 2048 spread evenly between */
+#define SAMPLE_MAX (CHECK_ALL_MAX > 2 * SAMPLE_EDGE + SAMPLE_SPREAD ? CHECK_ALL_MAX \
+                                                                    : 2 * SAMPLE_EDGE + SAMPLE_SPREAD)
+
+/*
+ * The results checked of a batch of `count` (vectors or segments): all of
+ * them when count <= CHECK_ALL_MAX; beyond, the first SAMPLE_EDGE, the
+ * last SAMPLE_EDGE and SAMPLE_SPREAD spread evenly between (number
+ * SAMPLE_EDGE + floor(k (count - 2 SAMPLE_EDGE) / SAMPLE_SPREAD)),
+ * ascending, into rows (room for SAMPLE_MAX).  The same rule is in --help
+ * and reduce-bench(1).  Returns how many.
+ */
+size_t pick_checked(size_t count, size_t *rows);
+/* Fill bytes at p (backend memory) with 0xff: a NaN for every float type. */
+void poison_buffer(int cuda, void *p, size_t bytes);
+/* The results number rows[0 .. count-1] from src (backend memory, rs bytes
+ * each) to dst (host, packed), one copy per run of consecutive numbers. */
+void copy_picked(int cuda, void *dst, const void *src, size_t rs, const size_t *rows,
+                 size_t count);
+
 /* --blocks: the block count for n's size bucket (nothing else changes). */
 void apply_blocks(struct run *run, size_t n);
 /* A header line: the blocks gpureduce launches at n and where they come from. */
