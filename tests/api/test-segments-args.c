@@ -230,9 +230,12 @@ static void pointers(void **state) {
     for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t)
       expect_error(c, "NULL input", GPUREDUCE_ERROR_INVALID_ARGUMENT,
                    CALL(NULL, c->out, o, 3, (gpureduce_type_t)t, GPUREDUCE_MAX, 0), "input");
-    /* offsets {0, 0}: one empty segment; the input is still required */
+    /* offsets {7, 7}: one empty segment; the input is still required */
+    const uint64_t empty[] = {7, 7};
+    c->be->put(c->offs + 3072, empty, sizeof empty);
     expect_error(c, "NULL input with every segment empty", GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                 CALL(NULL, c->out, OFFS(c, 0), 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0), "input");
+                 CALL(NULL, c->out, OFFS(c, 384), 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0), "input");
+    c->be->put(c->offs, offs_img, OFFS_BYTES);
     expect_error(c, "NULL input and offsets (input first)", GPUREDUCE_ERROR_INVALID_ARGUMENT,
                  CALL(NULL, c->out, NULL, 3, GPUREDUCE_F32, GPUREDUCE_SUM, 0), "input");
     expect_error(c, "NULL offsets", GPUREDUCE_ERROR_INVALID_ARGUMENT,
