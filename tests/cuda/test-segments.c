@@ -68,26 +68,22 @@ static void check_repeat(const struct sg_shape *sh, gpureduce_type_t type, gpure
   sg_check(sh, type, op, flags, &data, bt_poison(type, op));
 }
 
-/* The tile-group exponent g the kernel's merge-path picks (see the
- * design in the lead's brief, recorded in doc/ARCHITECTURE.md): each of
- * min(4 SMs, 512) x 8 warps owns W = (elements + segments V) / warps
- * elements, g = floor(log2(W / tile)), 0 below one tile.  Only for
- * choosing sizes and for messages: nothing asserts the regime. */
+/* The tile-group exponent g the kernel's merge-path picks
+ * (src/cuda/kernel_segments.cuh): each of min(2 SMs, 512) x 8 warps owns
+ * W = (elements + segments V) / warps of the line, and a group is the
+ * largest 2^g tiles within W / 4, one tile at least.  Only for choosing
+ * sizes and for messages: nothing asserts the regime. */
 static size_t warps_of_grid(void) {
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const size_t blocks = 4 * (size_t)sms < 512 ? 4 * (size_t)sms : 512;
+  const size_t blocks = 2 * (size_t)sms < 512 ? 2 * (size_t)sms : 512;
   return blocks * 8;
 }
 
 static unsigned predicted_g(gpureduce_type_t type, size_t elements, size_t segments) {
   const size_t w = (elements + segments * tu_chunk_elems(type)) / warps_of_grid();
-  size_t tiles = w / tu_tile_elems(type);
   unsigned g = 0;
-  while (tiles > 1) {
-    tiles /= 2;
-    ++g;
-  }
+  while ((tu_tile_elems(type) << (g + 1)) <= w / 4) ++g;
   return g;
 }
 
@@ -162,7 +158,7 @@ static void cuda_regimes(void **state) {
   for (size_t k = 0; k < COUNT(group_kinds); ++k) {
     const gpureduce_type_t type = group_kinds[k].type;
     const size_t te = tu_tile_elems(type), gt = ((size_t)1 << group_g[k]) * te;
-    const size_t total = warps_of_grid() * gt / 2 * 3;
+    const size_t total = warps_of_grid() * gt * 6; /* W = 6 groups: W / 4 holds one */
     size_t n = 0, sum = 0;
     const size_t parts[] = {gt, 5, gt + 1, 2 * gt - 1, 0, gt - 1, 17, 3 * gt};
     for (size_t i = 0; i < COUNT(parts); ++i) sum += lengths[n++] = parts[i];
