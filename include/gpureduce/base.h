@@ -65,8 +65,10 @@ extern "C" {
  * INVALID_HANDLE    the handle is NULL.
  * UNSUPPORTED       unknown operation, type or ladder rung, or a
  *                   combination without a meaning (GPUREDUCE_ACCUMULATE_F64
- *                   on anything but an F32 sum-like operation, a ladder
- *                   rung or a block count on the host backend).
+ *                   on anything but an F32 sum-like operation,
+ *                   GPUREDUCE_WITH_VALUE on anything but ARGMIN and
+ *                   ARGMAX, a ladder rung or a block count on the host
+ *                   backend).
  * WRONG_MEMORY_SPACE  a pointer lives in the wrong memory space for the
  *                   handle: host memory given to a CUDA handle, device
  *                   memory given to the host handle, or memory of another
@@ -178,6 +180,33 @@ typedef enum gpureduce_type {
 /** Flag for gpureduce_reduce(): accumulate an F32 SUM, PROD, SUM_ABS or
  *  SUM_SQUARES in double and return a double. */
 #define GPUREDUCE_ACCUMULATE_F64 0x1u
+
+/**
+ * Flag for ARGMIN and ARGMAX of any type: return the winning element's
+ * value with its index, in one 16-byte result (gpureduce_result_size()
+ * says 16; the output is aligned to 16 bytes, like every output to its
+ * result size):
+ *
+ *     bytes 0 .. 7    the index, a uint64_t, exactly as without the flag;
+ *     bytes 8 ..      the element at that index, in the element's own type
+ *                     (uint16_t patterns for F16 and BF16, float, double,
+ *                     int8_t, ..., uint64_t), written as MIN or MAX writes
+ *                     that one element: a NaN as the canonical quiet NaN
+ *                     of <gpureduce.h>, a zero with its own sign;
+ *     the rest        zero, up to byte 16.
+ *
+ * For an F32 input the result reads as
+ * struct { uint64_t index; float value; uint32_t zero; }.  The value is
+ * x[index], so it can differ from MIN or MAX only in the sign of a zero
+ * (ARGMIN of {+0, -0} is index 0 with value +0, where MIN gives -0).  An
+ * empty (or invalid) segment of gpureduce_reduce_segments() gets
+ * GPUREDUCE_NO_INDEX and the empty-input value of MIN (for ARGMIN) or MAX
+ * (for ARGMAX): +inf or the type's largest value, -inf or its lowest.
+ * Any other op, or GPUREDUCE_ACCUMULATE_F64 with it, is
+ * GPUREDUCE_ERROR_UNSUPPORTED.  (On CUDA handles the flag is not
+ * implemented yet: the calls return GPUREDUCE_ERROR_UNSUPPORTED.)
+ */
+#define GPUREDUCE_WITH_VALUE 0x2u
 
 /** The ARGMIN or ARGMAX result of an empty (or invalid) segment of
  *  gpureduce_reduce_segments(): "no index".  Never a valid index, since a
@@ -316,8 +345,9 @@ GPUREDUCE_API const char *gpureduce_status_name(gpureduce_status_t status);
 
 /**
  * Bytes of the result of (type, op, flags): 2 for F16/BF16 MIN and MAX,
- * 8 for ARGMIN/ARGMAX, and so on by the table in <gpureduce.h>; 0 when the
- * combination is unsupported.
+ * 8 for ARGMIN/ARGMAX, 16 for ARGMIN/ARGMAX with GPUREDUCE_WITH_VALUE, and
+ * so on by the table in <gpureduce.h>; 0 when the combination is
+ * unsupported.
  */
 GPUREDUCE_API size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op,
                                            unsigned flags);

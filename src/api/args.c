@@ -1,6 +1,6 @@
 /*
  * api/args.c - the argument checks shared by the reduction entry points
- * (api/args.h): api/reduce.c and api/batched.c.
+ * (api/args.h): api/reduce.c, api/batched.c and api/segments.c.
  */
 #include "config.h"
 
@@ -13,14 +13,20 @@ gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t ty
                    (int)type);
   if ((unsigned)op >= GPUREDUCE_OP_COUNT)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "op %d is not a gpureduce_op_t", (int)op);
-  if (flags & ~GPUREDUCE_ACCUMULATE_F64)
+  if (flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE))
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "flags 0x%x has unknown bits", flags);
   const size_t rs = gpureduce_result_size(type, op, flags);
+  const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
+  if (rs == 0 && (flags & GPUREDUCE_WITH_VALUE) && !is_arg)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                   "GPUREDUCE_WITH_VALUE applies to argmin and argmax only, not %s %s",
+                   gpureduce_type_name(type), gpureduce_op_name(op));
   if (rs == 0)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
                    "GPUREDUCE_ACCUMULATE_F64 applies to f32 sum, prod, sum_abs and "
-                   "sum_squares only, not %s %s",
-                   gpureduce_type_name(type), gpureduce_op_name(op));
+                   "sum_squares only, not %s %s%s",
+                   gpureduce_type_name(type), gpureduce_op_name(op),
+                   (flags & GPUREDUCE_WITH_VALUE) ? " with GPUREDUCE_WITH_VALUE" : "");
   *result_size = rs;
   return GPUREDUCE_SUCCESS;
 }
@@ -42,5 +48,12 @@ gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *inpu
   if (n == 0 && (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX))
     return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of zero elements has no index",
                    gpureduce_op_name(op));
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gr_check_backend_flags(struct gpureduce_handle *h, unsigned flags) {
+  if (h->device != GPUREDUCE_DEVICE_HOST && (flags & GPUREDUCE_WITH_VALUE))
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                   "GPUREDUCE_WITH_VALUE is not yet implemented on CUDA");
   return GPUREDUCE_SUCCESS;
 }

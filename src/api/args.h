@@ -17,8 +17,9 @@ extern "C" {
 #endif
 
 /* (type, op, flags), in this order: an unknown type or op (UNSUPPORTED),
- * unknown flag bits (INVALID_ARGUMENT), GPUREDUCE_ACCUMULATE_F64 where it
- * has no meaning (UNSUPPORTED).  On success *result_size receives
+ * unknown flag bits (INVALID_ARGUMENT), GPUREDUCE_WITH_VALUE on an op
+ * other than ARGMIN and ARGMAX, GPUREDUCE_ACCUMULATE_F64 where it has no
+ * meaning (UNSUPPORTED).  On success *result_size receives
  * gpureduce_result_size(type, op, flags), never 0. */
 gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t type,
                                  gpureduce_op_t op, unsigned flags, size_t *result_size);
@@ -31,6 +32,12 @@ gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t ty
 gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *input,
                                     const void *output, uint64_t n, gpureduce_type_t type,
                                     gpureduce_op_t op, size_t result_size);
+
+/* The flags the handle's backend has, right after gr_check_kind(), so
+ * that every call with a flag the backend lacks fails, even one with
+ * nothing to do (batch or segments 0): GPUREDUCE_WITH_VALUE on a CUDA
+ * handle (UNSUPPORTED: no kernel writes the value yet). */
+gpureduce_status_t gr_check_backend_flags(struct gpureduce_handle *h, unsigned flags);
 
 #ifdef __cplusplus
 }

@@ -53,10 +53,14 @@ static int is_sum_like(gpureduce_op_t op) {
 
 size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return 0;
-  if (flags & ~GPUREDUCE_ACCUMULATE_F64) return 0;
+  if (flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)) return 0;
+  const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
+  if (flags == (GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)) return 0;
   if (flags & GPUREDUCE_ACCUMULATE_F64)
     return type == GPUREDUCE_F32 && is_sum_like(op) ? 8 : 0;
-  if (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) return 8;
+  /* the uint64_t index, then the element in its own type, zeros to 16 */
+  if (flags & GPUREDUCE_WITH_VALUE) return is_arg ? 16 : 0;
+  if (is_arg) return 8;
   if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX) return type_sizes[type];
   /* sum-like: f32 for f16/bf16/f32, f64 for f64, 64-bit for integers */
   return type == GPUREDUCE_F16 || type == GPUREDUCE_BF16 || type == GPUREDUCE_F32 ? 4 : 8;

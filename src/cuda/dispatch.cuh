@@ -90,7 +90,8 @@ struct BatchedKernels {
 };
 
 /* reduce_kernel<Op> of (type, op, flags) as the address cudaLaunchKernel
- * takes, or nullptr for a combination without a meaning.  Defined in
+ * takes, or nullptr for a combination without a meaning or without a
+ * kernel (a flag other than GPUREDUCE_ACCUMULATE_F64).  Defined in
  * instantiate_float.cu and instantiate_int.cu, one file a type family so
  * that they compile in parallel. */
 const void *reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
@@ -98,15 +99,15 @@ const void *float_kernel_for(gpureduce_type_t type, gpureduce_op_t op, bool f64)
 const void *int_kernel_for(gpureduce_type_t type, gpureduce_op_t op);
 
 /* The batched kernels of (type, op, flags), all nullptr for a combination
- * without a meaning.  Defined in instantiate_batched_float.cu and
- * instantiate_batched_int.cu. */
+ * without a meaning or without a kernel (as above).  Defined in
+ * instantiate_batched_float.cu and instantiate_batched_int.cu. */
 BatchedKernels batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 BatchedKernels float_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 BatchedKernels int_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
 
 /* segments_kernel<Op> of (type, op, flags), nullptr for a combination
- * without a meaning.  Defined in instantiate_segments_float.cu and
- * instantiate_segments_int.cu. */
+ * without a meaning or without a kernel (as above).  Defined in
+ * instantiate_segments_float.cu and instantiate_segments_int.cu. */
 const void *segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 const void *float_segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 const void *int_segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op);

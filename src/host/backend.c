@@ -215,6 +215,21 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 #define FIN_BF16(r, n) ((r) != (r) ? (uint16_t)0x7fffu : f32_to_bf16_exact(r))
 #define FIN_INDEX(r, n) ((r).i)
 
+/* GPUREDUCE_WITH_VALUE's result: the index, then the element in its own
+ * type as MIN/MAX write it (FINMM of the pair's widened value, exact since
+ * it came from an element), zeros to 16 bytes.  An empty input's pair is
+ * the identity, {MIN's or MAX's empty value, UINT64_MAX}. */
+typedef struct { uint64_t index; unsigned char value[8]; } with_value;
+static inline with_value with_value_of(uint64_t index, const void *value, size_t size) {
+  with_value w;
+  memset(&w, 0, sizeof w);
+  w.index = index;
+  memcpy(w.value, value, size);
+  return w;
+}
+#define FIN_WITH_VALUE(IN_T, FINMM, r, n) \
+  with_value_of((r).i, &(IN_T){(IN_T)FINMM((r).v, n)}, sizeof(IN_T))
+
 /* ---- the order ------------------------------------------------------------ */
 
 /*
@@ -305,6 +320,20 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
     memcpy(output, &out, sizeof out);                                                 \
   }
 
+/* ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE: the same accumulation as
+ * without it (so the same index), a finisher that also writes the value;
+ * WORST_MIN and WORST_MAX are the identities' values. */
+#define GR_WV_FIN_NAME(T) T##_fin_with_value
+#define GR_ARG_WITH_VALUE(T, IN_T, RD, W, WORST_MIN, WORST_MAX, FINMM)                        \
+  static inline with_value GR_WV_FIN_NAME(T)(pair_##W r, uint64_t n) {                        \
+    (void)n;                                                                                  \
+    return FIN_WITH_VALUE(IN_T, FINMM, r, n);                                                 \
+  }                                                                                           \
+  GR_HOST_FN(T##_argmin_wv, IN_T, RD, pair_##W, ((pair_##W){WORST_MIN, UINT64_MAX}),          \
+             LIFT_PAIR, argmin_##W, with_value, GR_WV_FIN_NAME(T))                            \
+  GR_HOST_FN(T##_argmax_wv, IN_T, RD, pair_##W, ((pair_##W){WORST_MAX, UINT64_MAX}),          \
+             LIFT_PAIR, argmax_##W, with_value, GR_WV_FIN_NAME(T))
+
 /* The eight operations on a floating-point type T (element IN_T, widened
  * to W by RD); sum-like operations accumulate in A. */
 #define GR_FLOAT_SUMS(T, IN_T, RD, A, FINSUM, FINPROD)                                        \
@@ -320,7 +349,8 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
   GR_HOST_FN(T##_argmin, IN_T, RD, pair_##W, ((pair_##W){(W)INFINITY, UINT64_MAX}),          \
              LIFT_PAIR, argmin_##W, uint64_t, FIN_INDEX)                                      \
   GR_HOST_FN(T##_argmax, IN_T, RD, pair_##W, ((pair_##W){(W)-INFINITY, UINT64_MAX}),         \
-             LIFT_PAIR, argmax_##W, uint64_t, FIN_INDEX)
+             LIFT_PAIR, argmax_##W, uint64_t, FIN_INDEX)                                      \
+  GR_ARG_WITH_VALUE(T, IN_T, RD, W, (W)INFINITY, (W)-INFINITY, FINMM)
 
 /* Integers: W is int64_t or uint64_t, sums wrap in uint64_t; ABS is
  * LIFT_IABS for signed types and LIFT_VAL for unsigned ones. */
@@ -335,7 +365,8 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
   GR_HOST_FN(T##_argmin, IN_T, RD, pair_##W, ((pair_##W){(W)(HI), UINT64_MAX}), LIFT_PAIR,   \
              argmin_##W, uint64_t, FIN_INDEX)                                                 \
   GR_HOST_FN(T##_argmax, IN_T, RD, pair_##W, ((pair_##W){(W)(LO), UINT64_MAX}), LIFT_PAIR,   \
-             argmax_##W, uint64_t, FIN_INDEX)
+             argmax_##W, uint64_t, FIN_INDEX)                                                 \
+  GR_ARG_WITH_VALUE(T, IN_T, RD, W, (W)(HI), (W)(LO), FIN_SAME)
 
 GR_FLOAT_TYPE(f16, uint16_t, RD_F16, float, FIN_SUMF, FIN_CANONF, FIN_F16)
 GR_FLOAT_TYPE(bf16, uint16_t, RD_BF16, float, FIN_SUMF, FIN_CANONF, FIN_BF16)
@@ -362,6 +393,13 @@ static const host_fn host_table[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT] = {
     GR_ROW(f16), GR_ROW(bf16), GR_ROW(f32), GR_ROW(f64), GR_ROW(i8),
     GR_ROW(u8),  GR_ROW(i32),  GR_ROW(u32), GR_ROW(i64), GR_ROW(u64)};
 
+/* GPUREDUCE_WITH_VALUE: ARGMIN and ARGMAX of every type. */
+#define GR_WV_ROW(T) {[GPUREDUCE_ARGMIN] = T##_argmin_wv, [GPUREDUCE_ARGMAX] = T##_argmax_wv}
+
+static const host_fn host_with_value[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT] = {
+    GR_WV_ROW(f16), GR_WV_ROW(bf16), GR_WV_ROW(f32), GR_WV_ROW(f64), GR_WV_ROW(i8),
+    GR_WV_ROW(u8),  GR_WV_ROW(i32),  GR_WV_ROW(u32), GR_WV_ROW(i64), GR_WV_ROW(u64)};
+
 static const host_fn host_f32_in_f64[GPUREDUCE_OP_COUNT] = {
     [GPUREDUCE_SUM] = f32d_sum,
     [GPUREDUCE_PROD] = f32d_prod,
@@ -372,8 +410,9 @@ static const host_fn host_f32_in_f64[GPUREDUCE_OP_COUNT] = {
  * set. */
 static host_fn host_lookup(struct gpureduce_handle *h, gpureduce_type_t type, gpureduce_op_t op,
                            unsigned flags) {
-  const host_fn fn =
-      (flags & GPUREDUCE_ACCUMULATE_F64) ? host_f32_in_f64[op] : host_table[type][op];
+  const host_fn fn = (flags & GPUREDUCE_ACCUMULATE_F64) ? host_f32_in_f64[op]
+                     : (flags & GPUREDUCE_WITH_VALUE)   ? host_with_value[type][op]
+                                                        : host_table[type][op];
   if (!fn)
     gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no host reduction for %s %s",
             gpureduce_type_name(type), gpureduce_op_name(op));

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "api/args.h"
 #include "api/handle.h"
 #include "cuda/cuda.h"
 #include "order/order.h"
@@ -20,7 +21,7 @@ static gpureduce_status_t check_tunable(gpureduce_handle_t h, gpureduce_type_t t
   if (gpureduce_result_size(type, op, flags) == 0)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no reduction for type %d, op %d, flags 0x%x",
                    (int)type, (int)op, flags);
-  return GPUREDUCE_SUCCESS;
+  return gr_check_backend_flags(h, flags);
 }
 
 gpureduce_status_t gpureduce_get_blocks(gpureduce_handle_t h, gpureduce_type_t type,

@@ -161,7 +161,8 @@ static void names_and_sizes(void **state) {
  * type, op and flag value, plus unknown ones. */
 static void result_sizes(void **state) {
   (void)state;
-  const unsigned flag_values[] = {0, GPUREDUCE_ACCUMULATE_F64, 2, 3, 0x80000000u};
+  const unsigned flag_values[] = {0, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE, 3, 4,
+                                  0x80000000u};
   for (int t = -1; t <= GPUREDUCE_TYPE_COUNT; ++t)
     for (int op = -1; op <= GPUREDUCE_OP_COUNT; ++op)
       for (size_t f = 0; f < COUNT(flag_values); ++f) {
@@ -192,6 +193,21 @@ static void result_sizes(void **state) {
   check_bits(8, gpureduce_result_size(GPUREDUCE_I8, GPUREDUCE_ARGMAX, 0), "i8 argmax: uint64_t");
   check_bits(4, gpureduce_result_size(GPUREDUCE_U32, GPUREDUCE_MAX, 0), "u32 max: uint32_t");
   check_bits(8, gpureduce_result_size(GPUREDUCE_F64, GPUREDUCE_SUM_SQUARES, 0), "f64 sum_squares: double");
+  check_bits(2, GPUREDUCE_WITH_VALUE, "GPUREDUCE_WITH_VALUE is bit 1 (the ABI)");
+  for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t) {
+    const gpureduce_type_t type = (gpureduce_type_t)t;
+    check_bits(16, gpureduce_result_size(type, GPUREDUCE_ARGMIN, GPUREDUCE_WITH_VALUE),
+               "%s argmin with value: 16 bytes", tu_types[t].name);
+    check_bits(16, gpureduce_result_size(type, GPUREDUCE_ARGMAX, GPUREDUCE_WITH_VALUE),
+               "%s argmax with value: 16 bytes", tu_types[t].name);
+    check_bits(0, gpureduce_result_size(type, GPUREDUCE_MAX, GPUREDUCE_WITH_VALUE),
+               "%s max with value: unsupported", tu_types[t].name);
+    check_bits(0, gpureduce_result_size(type, GPUREDUCE_SUM, GPUREDUCE_WITH_VALUE),
+               "%s sum with value: unsupported", tu_types[t].name);
+    check_bits(0, gpureduce_result_size(type, GPUREDUCE_ARGMIN,
+                                        GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64),
+               "%s argmin with value and accumulate-f64: unsupported", tu_types[t].name);
+  }
 }
 
 static void versions(void **state) {

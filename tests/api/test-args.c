@@ -82,7 +82,7 @@ static void unknown_ops_types_flags(void **state) {
     expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 10,
                  (gpureduce_type_t)bad_types[k], GPUREDUCE_SUM, 0, "type");
   }
-  const unsigned bad_flags[] = {2, 3, 0x100, 0x80000000u, ~0u};
+  const unsigned bad_flags[] = {4, 5, 6, 7, 0x100, 0x80000000u, ~0u};
   for (size_t k = 0; k < COUNT(bad_flags); ++k) {
     char what[64];
     snprintf(what, sizeof what, "flags 0x%x (unknown bits)", bad_flags[k]);
@@ -101,6 +101,57 @@ static void unknown_ops_types_flags(void **state) {
       expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
                    GPUREDUCE_ACCUMULATE_F64, "f64");
     }
+}
+
+/* GPUREDUCE_WITH_VALUE means something for ARGMIN and ARGMAX only, never
+ * with GPUREDUCE_ACCUMULATE_F64; its 16-byte result is aligned to 16
+ * bytes; n == 0 still has no index.  (The host backend's answers are
+ * tests/host/test-with-value's.) */
+static void with_value_flags(void **state) {
+  (void)state;
+  for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t)
+    for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op) {
+      const gpureduce_type_t type = (gpureduce_type_t)t;
+      const gpureduce_op_t o = (gpureduce_op_t)op;
+      char what[96];
+      if (o == GPUREDUCE_ARGMIN || o == GPUREDUCE_ARGMAX) {
+        snprintf(what, sizeof what, "GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64 on %s %s",
+                 tu_types[t].name, tu_op_names[op]);
+        expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
+                     GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64, "f64");
+        snprintf(what, sizeof what, "GPUREDUCE_WITH_VALUE on %s %s of n = 0", tu_types[t].name,
+                 tu_op_names[op]);
+        expect_error(what, GPUREDUCE_ERROR_EMPTY_INPUT, in_buf, 0, 0, type, o,
+                     GPUREDUCE_WITH_VALUE, tu_op_names[op]);
+        snprintf(what, sizeof what, "GPUREDUCE_WITH_VALUE on %s %s, output 8 bytes off 16",
+                 tu_types[t].name, tu_op_names[op]);
+        expect_error(what, GPUREDUCE_ERROR_INVALID_ARGUMENT, in_buf, 8, 8, type, o,
+                     GPUREDUCE_WITH_VALUE, "output");
+        continue;
+      }
+      snprintf(what, sizeof what, "GPUREDUCE_WITH_VALUE on %s %s", tu_types[t].name,
+               tu_op_names[op]);
+      expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
+                   GPUREDUCE_WITH_VALUE, "with_value");
+      snprintf(what, sizeof what, "GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64 on %s %s",
+               tu_types[t].name, tu_op_names[op]);
+      expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
+                   GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64, "with_value");
+    }
+  /* the other side of the edges: 16 bytes at a 16-byte boundary */
+  memset(out_buf, FILL, OUT_BYTES);
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_reduce(in_buf, out_buf + 16, 8, GPUREDUCE_F32, GPUREDUCE_ARGMAX,
+                                GPUREDUCE_WITH_VALUE, H),
+               "f32 argmax with value of 1..8 at a 16-byte boundary (%s)",
+               gpureduce_last_message(H));
+  check_bits(7, tu_load(out_buf + 16, 0, 8), "f32 argmax with value of 1..8: index 7");
+  check_bits(tu_f32_bits(8.0f), tu_load(out_buf + 24, 0, 4),
+             "f32 argmax with value of 1..8: value 8");
+  check_bits(0, tu_load(out_buf + 28, 0, 4), "f32 argmax with value: bytes 12..15 are zero");
+  check_bytes(out_buf, FILL, 16, "f32 argmax with value: nothing before the result written");
+  check_bytes(out_buf + 32, FILL, OUT_BYTES - 32,
+              "f32 argmax with value: nothing after its 16 bytes written");
 }
 
 static void misaligned(void **state) {
@@ -317,6 +368,7 @@ int main(void) {
   cmocka_set_message_output(CM_OUTPUT_TAP);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(null_pointers), cmocka_unit_test(unknown_ops_types_flags),
+      cmocka_unit_test(with_value_flags),
       cmocka_unit_test(misaligned),    cmocka_unit_test(empty_inputs),
       cmocka_unit_test(ladder_on_host), cmocka_unit_test(tuning_on_host),
       cmocka_unit_test(handle_survives_errors),

@@ -81,8 +81,34 @@ static void null_handle_and_kinds(void **state) {
                CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)8, 0), "op");
   expect_error("unknown type with batch 0", GPUREDUCE_ERROR_UNSUPPORTED,
                CALL(NULL, NULL, 0, 0, 4, 4, 1, (gpureduce_type_t)-1, GPUREDUCE_SUM, 0), "type");
-  expect_error("flags 0x2", GPUREDUCE_ERROR_INVALID_ARGUMENT,
-               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_SUM, 2), "flag");
+  expect_error("flags 0x4", GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_SUM, 4), "flag");
+  expect_error("GPUREDUCE_WITH_VALUE on f32 sum", GPUREDUCE_ERROR_UNSUPPORTED,
+               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_SUM,
+                    GPUREDUCE_WITH_VALUE),
+               "with_value");
+  expect_error("GPUREDUCE_WITH_VALUE on i32 max", GPUREDUCE_ERROR_UNSUPPORTED,
+               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_I32, GPUREDUCE_MAX,
+                    GPUREDUCE_WITH_VALUE),
+               "with_value");
+  expect_error("GPUREDUCE_WITH_VALUE on f32 sum with batch 0", GPUREDUCE_ERROR_UNSUPPORTED,
+               CALL(NULL, NULL, 0, 0, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_SUM,
+                    GPUREDUCE_WITH_VALUE),
+               "with_value");
+  expect_error("GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64 on f32 argmin",
+               GPUREDUCE_ERROR_UNSUPPORTED,
+               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
+                    GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64),
+               "f64");
+  expect_error("GPUREDUCE_WITH_VALUE argmin of empty vectors", GPUREDUCE_ERROR_EMPTY_INPUT,
+               CALL(in_buf, NULL, 0, 3, 0, 4, 1, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
+                    GPUREDUCE_WITH_VALUE),
+               "argmin");
+  expect_error("GPUREDUCE_WITH_VALUE output aligned to 8 bytes, not 16",
+               GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               CALL(in_buf, NULL, 8, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_ARGMAX,
+                    GPUREDUCE_WITH_VALUE),
+               "output");
   expect_error("GPUREDUCE_ACCUMULATE_F64 on f32 argmax", GPUREDUCE_ERROR_UNSUPPORTED,
                CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_ARGMAX,
                     GPUREDUCE_ACCUMULATE_F64),

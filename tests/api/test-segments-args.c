@@ -177,8 +177,23 @@ static void null_handle_and_kinds(void **state) {
                  CALL(c->in, c->out, o, 3, GPUREDUCE_F32, (gpureduce_op_t)8, 0), "op");
     expect_error(c, "unknown type with 0 segments", GPUREDUCE_ERROR_UNSUPPORTED,
                  CALL(NULL, NULL, NULL, 0, (gpureduce_type_t)-1, GPUREDUCE_SUM, 0), "type");
-    expect_error(c, "flags 0x2", GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, GPUREDUCE_SUM, 2), "flag");
+    expect_error(c, "flags 0x4", GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, GPUREDUCE_SUM, 4), "flag");
+    expect_error(c, "GPUREDUCE_WITH_VALUE on f32 sum", GPUREDUCE_ERROR_UNSUPPORTED,
+                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_WITH_VALUE),
+                 "with_value");
+    expect_error(c, "GPUREDUCE_WITH_VALUE on u8 min", GPUREDUCE_ERROR_UNSUPPORTED,
+                 CALL(c->in, c->out, o, 3, GPUREDUCE_U8, GPUREDUCE_MIN, GPUREDUCE_WITH_VALUE),
+                 "with_value");
+    expect_error(c, "GPUREDUCE_WITH_VALUE on f32 sum with 0 segments",
+                 GPUREDUCE_ERROR_UNSUPPORTED,
+                 CALL(NULL, NULL, NULL, 0, GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_WITH_VALUE),
+                 "with_value");
+    expect_error(c, "GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64 on f32 argmax",
+                 GPUREDUCE_ERROR_UNSUPPORTED,
+                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, GPUREDUCE_ARGMAX,
+                      GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64),
+                 "f64");
     expect_error(c, "GPUREDUCE_ACCUMULATE_F64 on f32 argmax", GPUREDUCE_ERROR_UNSUPPORTED,
                  CALL(c->in, c->out, o, 3, GPUREDUCE_F32, GPUREDUCE_ARGMAX,
                       GPUREDUCE_ACCUMULATE_F64),

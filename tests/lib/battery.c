@@ -839,7 +839,7 @@ void bt_errors_leave_output(void **state) {
        GPUREDUCE_ERROR_UNSUPPORTED},
       {"unknown type 10", in_mem, 100, (gpureduce_type_t)10, GPUREDUCE_SUM, 0,
        GPUREDUCE_ERROR_UNSUPPORTED},
-      {"unknown flag 0x2", in_mem, 100, GPUREDUCE_F32, GPUREDUCE_SUM, 2,
+      {"unknown flag 0x4", in_mem, 100, GPUREDUCE_F32, GPUREDUCE_SUM, 4,
        GPUREDUCE_ERROR_INVALID_ARGUMENT},
       {"accumulate-f64 on f32 min", in_mem, 100, GPUREDUCE_F32, GPUREDUCE_MIN,
        GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_ERROR_UNSUPPORTED},

@@ -36,10 +36,12 @@ int tu_is_sum_like(gpureduce_op_t op) {
 
 size_t tu_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return 0;
-  if (flags != 0 && flags != GPUREDUCE_ACCUMULATE_F64) return 0;
+  if (flags != 0 && flags != GPUREDUCE_ACCUMULATE_F64 && flags != GPUREDUCE_WITH_VALUE) return 0;
   const tu_type *t = TU_TYPE(type);
   if (flags == GPUREDUCE_ACCUMULATE_F64) /* f32 sum-like only, result double */
     return (type == GPUREDUCE_F32 && tu_is_sum_like(op)) ? 8 : 0;
+  if (flags == GPUREDUCE_WITH_VALUE) /* the index and the element, 16 bytes */
+    return (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) ? 16 : 0;
   switch (op) {
     case GPUREDUCE_ARGMIN:
     case GPUREDUCE_ARGMAX: return 8; /* uint64_t index */
