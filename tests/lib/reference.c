@@ -205,7 +205,7 @@ int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op
                unsigned flags, struct ref_answer *out) {
   memset(out, 0, sizeof *out);
   const size_t rs = tu_result_size(type, op, flags);
-  if (!rs) return -1;
+  if (!rs || rs > 8) return -1; /* GPUREDUCE_WITH_VALUE: ref_with_value */
   if ((op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) && n == 0) return -1;
   out->result_bytes = (unsigned)rs;
   const tu_type *t = TU_TYPE(type);
@@ -251,5 +251,34 @@ int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op
     const double depth = 8.0 * v + 8 + tu_ceil_log2(tiles ? tiles : 1) + 2;
     out->bound = (double)((depth * u + ref_err) * a);
   }
+  return 0;
+}
+
+/*
+ * GPUREDUCE_WITH_VALUE, from gpureduce.h: the index exactly as without the
+ * flag (this file's ARGMIN/ARGMAX loop), then the element at it as MIN or
+ * MAX writes it, which is MIN of that one element (the canonical NaN for
+ * a NaN, a zero with its sign), zeros to 16 bytes.  No element: the empty
+ * segment's result, GPUREDUCE_NO_INDEX and the n == 0 value of MIN (for
+ * ARGMIN) or MAX (for ARGMAX).
+ */
+int ref_with_value(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                   unsigned char out[16]) {
+  if ((unsigned)type >= GPUREDUCE_TYPE_COUNT ||
+      (op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX))
+    return -1;
+  const unsigned size = TU_TYPE(type)->size;
+  const int is_min = op == GPUREDUCE_ARGMIN;
+  uint64_t index, value;
+  if (n == 0) {
+    index = GPUREDUCE_NO_INDEX;
+    value = exact_answer(NULL, 0, type, is_min ? GPUREDUCE_MIN : GPUREDUCE_MAX);
+  } else {
+    index = exact_answer(x, n, type, op);
+    value = exact_answer((const unsigned char *)x + index * size, 1, type, GPUREDUCE_MIN);
+  }
+  memset(out, 0, 16);
+  tu_store(out, 0, 8, index);
+  tu_store(out + 8, 0, size, value);
   return 0;
 }

@@ -43,6 +43,14 @@ struct ref_answer {
 int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                unsigned flags, struct ref_answer *out);
 
+/* The 16 bytes of ARGMIN or ARGMAX with GPUREDUCE_WITH_VALUE over
+ * x[0 .. n-1]: the index (GPUREDUCE_NO_INDEX for n == 0, the empty
+ * segment's), the element's pattern at byte 8 (for n == 0 the empty-input
+ * value of MIN or MAX), zeros after it.  0 on success, -1 for another op
+ * or an unknown type.  (ref_answer() has no answer for the flag.) */
+int ref_with_value(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                   unsigned char out[16]);
+
 /* The value a result of `result_bytes` bytes holds (4: float, 8: double),
  * for comparing with ref_answer's exact value. */
 double ref_result_value(unsigned result_bytes, uint64_t bits);
