@@ -41,6 +41,9 @@
  *   F64          accumulate f64, result double       double        uint64_t index
  *   I8, I32, I64 accumulate int64, result int64_t    input type    uint64_t index
  *   U8, U32, U64 accumulate uint64, result uint64_t  input type    uint64_t index
+ *   ARGMIN, ARGMAX with GPUREDUCE_WITH_VALUE, any type: 16 bytes, the
+ *     uint64_t index at byte 0 and the element at byte 8 in the input type
+ *     (written as MIN/MAX write it), zero bytes after it
  *
  * F16 is IEEE binary16 and BF16 is bfloat16, both passed as 16-bit patterns
  * (uint16_t); MIN and MAX of them return the 16-bit pattern of the element.
@@ -57,18 +60,21 @@
  *     written.  ARGMIN and ARGMAX return GPUREDUCE_ERROR_EMPTY_INPUT and
  *     write nothing; an empty segment of gpureduce_reduce_segments() gets
  *     the same values, except that ARGMIN and ARGMAX write
- *     GPUREDUCE_NO_INDEX and succeed.
+ *     GPUREDUCE_NO_INDEX and succeed (with GPUREDUCE_WITH_VALUE, the index
+ *     GPUREDUCE_NO_INDEX and MIN's or MAX's empty value).
  *   - NaN: any NaN among the elements makes SUM, PROD, SUM_ABS,
  *     SUM_SQUARES, MIN and MAX NaN (never the identity); ARGMIN and ARGMAX
- *     give the index of the first NaN, as NumPy does.  A NaN result is
+ *     give the index of the first NaN, as NumPy does (and with
+ *     GPUREDUCE_WITH_VALUE the canonical NaN as the value).  A NaN result is
  *     written as the canonical quiet NaN of the result type (sign clear,
  *     all fraction bits set: 0x7fffffff for float, 0x7fffffffffffffff for
  *     double, 0x7fff for F16 and BF16), whatever the payloads of the input
  *     NaNs.
  *   - Signed zeros: MIN treats -0 as below +0 and MAX treats +0 as above
  *     -0, so min(-0, +0) = -0 and max(-0, +0) = +0 in any order.  ARGMIN
- *     and ARGMAX compare -0 and +0 as equal (a tie).  A SUM of elements
- *     that are all -0 is -0.
+ *     and ARGMAX compare -0 and +0 as equal (a tie), and their
+ *     GPUREDUCE_WITH_VALUE value is the zero at the index found.  A SUM of
+ *     elements that are all -0 is -0.
  *   - Ties: ARGMIN and ARGMAX return the lowest index among equal values.
  *   - Identities are exact: +-inf for float MIN and MAX (never +-FLT_MAX).
  *

@@ -44,7 +44,8 @@ extern "C" {
  * @param type    element type.
  * @param op      operation.
  * @param flags   0, or GPUREDUCE_ACCUMULATE_F64 for an F32 SUM, PROD,
- *                SUM_ABS or SUM_SQUARES.
+ *                SUM_ABS or SUM_SQUARES, or GPUREDUCE_WITH_VALUE for
+ *                ARGMIN and ARGMAX (the index and the element's value).
  * @param handle  from gpureduce_create().
  *
  * On a CUDA handle the work is one kernel enqueued on the handle's stream;
@@ -183,7 +184,8 @@ gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n
  * result of <gpureduce.h>, the value gpureduce_reduce() writes for n == 0
  * (+0 for the sums, 1 for the product, +inf or the type's largest value
  * for MIN, -inf or its lowest for MAX); ARGMIN and ARGMAX write
- * GPUREDUCE_NO_INDEX (UINT64_MAX), and the call succeeds: it never returns
+ * GPUREDUCE_NO_INDEX (UINT64_MAX), with GPUREDUCE_WITH_VALUE followed by
+ * the empty value of MIN or MAX, and the call succeeds: it never returns
  * GPUREDUCE_ERROR_EMPTY_INPUT.
  *
  * @param input   the element the offsets count from: segment s starts
