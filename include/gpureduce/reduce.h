@@ -212,10 +212,15 @@ gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n
  * @param type, op, flags, handle  as for gpureduce_reduce().
  *
  * Invalid offsets.  The offsets are data that a CUDA call cannot look at
- * without synchronizing, so the call checks them while it reduces.
- * Segment s is invalid unless offsets[0] <= offsets[s] <= offsets[s+1] <=
- * offsets[segments] (with offsets[0] > offsets[segments], every segment
- * is).  Whatever the offsets hold:
+ * without synchronizing, so the call checks them while it reduces.  The
+ * two end offsets, offsets[0] and offsets[segments], are trusted: they
+ * must mark elements of one allocation (input[offsets[0]] ..
+ * input[offsets[segments] - 1], an empty range allowed), since nothing
+ * tells the call where the input ends; past its end, or beyond the
+ * address space, the call reads what they point at.  Segment s is invalid
+ * unless offsets[0] <= offsets[s] <= offsets[s+1] <= offsets[segments]
+ * (with offsets[0] > offsets[segments], every segment is).  Whatever the
+ * offsets between the two ends hold:
  *   - nothing outside input[offsets[0]] .. input[offsets[segments] - 1]
  *     is read (nothing at all when offsets[0] >= offsets[segments]), and
  *     nothing outside the segments results is written;
@@ -228,7 +233,7 @@ gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n
  *   - while any segment of a call is invalid, the results of that call's
  *     valid segments are unspecified on a CUDA handle (the host handle
  *     happens to compute them, but that is not promised).
- * A program that cannot vouch for its offsets calls
+ * A program that cannot vouch for its offsets (the two ends apart) calls
  * gpureduce_get_async_error() before it uses the results.
  *
  * On a CUDA handle the work is one kernel enqueued on the handle's stream.

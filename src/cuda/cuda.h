@@ -62,16 +62,17 @@ gpureduce_status_t gr_cuda_reduce_batched(struct gpureduce_handle *h, const void
  * while any segment of a call is invalid, the results of that call's valid
  * segments longer than a warp's share are unspecified.  Nothing outside
  * [input + offsets[0], input + offsets[segments]) is read and nothing
- * outside the output written, whatever the offsets hold. */
+ * outside the output written, whatever the offsets between those two
+ * hold (the two are trusted). */
 gpureduce_status_t gr_cuda_reduce_segments(struct gpureduce_handle *h, const void *input,
                                            void *output, const uint64_t *offsets,
                                            uint64_t segments, gpureduce_type_t type,
                                            gpureduce_op_t op, unsigned flags);
 
-/* device.cu: synchronize the handle's stream, then read and clear the
- * sticky error of its segmented reductions: *bad_segment receives the
- * lowest invalid segment index recorded since the last call, UINT64_MAX
- * when there is none. */
+/* dispatch_segments.cu: synchronize the handle's stream, then read and
+ * clear the sticky error of its segmented reductions: *bad_segment
+ * receives the lowest invalid segment index recorded since the last call,
+ * UINT64_MAX when there is none. */
 gpureduce_status_t gr_cuda_take_async_error(struct gpureduce_handle *h, uint64_t *bad_segment);
 
 /* ladder.cu: the teaching rungs. */

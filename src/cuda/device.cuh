@@ -22,10 +22,9 @@ namespace gr {
  * tickets (kBatchTickets, one per vector or column group whose tiles
  * several blocks share).  The tickets are zero between launches: the last
  * block of each launch (or of each vector) resets its own.  The segmented
- * reduction borrows the batched roots and tickets (a handle's calls run
- * The segmented reduction's slots follow (dispatch.cuh: the tree values
- * and tickets of kSegmentMaxWarps warps, 2.25 MiB) and its SegmentsState
- * on the last line. */
+ * reduction's slots follow (dispatch.cuh: the tree values and tickets of
+ * kSegmentMaxWarps warps, 2.25 MiB), then its SegmentsState on a line of
+ * its own. */
 constexpr unsigned kWsRoots = 0;
 constexpr unsigned kWsTicket = GR_MAX_ROOTS * GR_ROOT_BYTES;
 constexpr unsigned kWsLadderTicket = kWsTicket + 64u;

@@ -38,9 +38,9 @@
  *
  * Workspace.  The nodes and tickets of a long segment live at the slots
  * of the warp that owns its group 0, b0: 32 values and 16 tickets a warp
- * (dispatch.cuh).  Groups are longer than an eighth of a share (or than a
- * quarter, when they are one tile), so a warp holds at most eight group
- * starts of a segment; a segment whose groups fall to the m + 1 warps
+ * (dispatch.cuh).  Groups are longer than an eighth of a share (twice a
+ * group would pass a quarter share, or a group is one tile that does), so
+ * a warp holds at most eight group starts of a segment; a segment whose groups fall to the m + 1 warps
  * b0 .. b0+m (m >= 1) has Q <= 8(m+1) groups, so its tree has at most
  * 2Q - 1 <= 32m values and Q - 1 <= 16m tickets, and it stays below the
  * slots of warp b0 + m, where the next long segment can start.  Every
@@ -83,8 +83,8 @@ constexpr int kWindow = 32 * kWindowPages;
 /* The longest segment, in chunks, that window() packs. */
 constexpr unsigned kPackedChunks = 32;
 /* A long segment's groups are at most a share / kGroupsPerShare long (and
- * longer than half that, or one tile), so that a warp takes four to eight
- * of them and the shares differ by a group at most. */
+ * longer than half that), or one tile when a tile is longer: a warp takes
+ * four to eight of them, and the shares' work differs by a group at most. */
 constexpr uint64_t kGroupsPerShare = 4;
 
 /* One warp's packed segments, in shared memory. */

@@ -498,7 +498,7 @@ gpureduce_status_t gr_host_reduce_segments(struct gpureduce_handle *h, const voi
     } else if (gr_tile_count(b - a, size) >= long_tiles) {
       ++longs;
     } else {
-      fn(in + a * size, b - a, 1, o, NULL);
+      fn(a == b ? in : in + a * size, b - a, 1, o, NULL); /* no pointer past the array */
     }
   }
   for (uint64_t s = 0; longs > 0 && s < segments; ++s) {
