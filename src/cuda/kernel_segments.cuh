@@ -469,7 +469,9 @@ __device__ __noinline__ void window_long_segments(const SegmentsParams &p,
     for (int r = 0; r < kWindowPages; ++r) {
       if (!(bits >> r & 1)) continue; /* the same for the whole warp */
       const uint64_t t = s + (uint64_t)from * kWindowPages + r;
-      long_segment<Op>(p, line, t, p.offsets[t], p.offsets[t + 1], w, key, key_end, lane);
+      const uint64_t a = p.offsets[t], b = p.offsets[t + 1];
+      if (line.valid(a, b)) /* as window() saw it, unless the offsets changed under us */
+        long_segment<Op>(p, line, t, a, b, w, key, key_end, lane);
     }
   }
 }
