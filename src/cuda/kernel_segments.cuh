@@ -476,6 +476,29 @@ __device__ __noinline__ void window_long_segments(const SegmentsParams &p,
   }
 }
 
+/* Ask L1 for what the next window will read while this one waits on its
+ * own loads, so that a run of windows waits about once a window instead of
+ * twice (offsets, then data): the offsets past this window's (a 32-byte
+ * sector a lane, kWindow + 1 to 2*kWindow past s), and the 4 KiB of input
+ * past this window's first element's kWindow*V.  A hint only: it reads no
+ * register and changes no result; the addresses stay inside offsets[0 ..
+ * s1] and the input's [offsets[0], offsets[segments]). */
+template <int V>
+__device__ __forceinline__ void prefetch_next_window(const SegmentsParams &p,
+                                                     const SegmentLine<V> &line, uint64_t s,
+                                                     uint64_t s1, unsigned lane) {
+  const uint64_t j = s + kWindow + 1 + (uint64_t)lane * 4;
+  if (j <= s1) asm volatile("prefetch.global.L1 [%0];" ::"l"(line.offsets + j));
+  const uint64_t o = line.offsets[s]; /* in L1: the window loads it too */
+  if (line.first <= o && o <= line.last) {
+    const uint64_t bytes = (o - line.first) * (GR_CHUNK_BYTES / V) + kWindow * GR_CHUNK_BYTES +
+                           (uint64_t)lane * 128;
+    if (bytes < line.span * (GR_CHUNK_BYTES / V))
+      asm volatile("prefetch.global.L1 [%0];" ::"l"(
+          static_cast<const char *>(p.input) + line.first * (GR_CHUNK_BYTES / V) + bytes));
+  }
+}
+
 /* The warp's segments from s on, up to s1, by windows (128 segments a
  * chunk or less at once, or the short segments of up to 128 packed, 128
  * chunk positions), until a window holds long segments: then *at is that
@@ -490,6 +513,7 @@ __device__ __noinline__ uint64_t window_run(const SegmentsParams &p, const Segme
                                             unsigned lane, uint64_t *at, unsigned *long_bits) {
   unsigned bits = 0;
   while (s < s1) {
+    prefetch_next_window(p, line, s, s1, lane);
     unsigned done = tiny_window<Op>(p, line, s, s1 - s, lane);
     if (!done) done = window<Op>(p, line, s, s1 - s, ws, lane, bits);
     s += done;
