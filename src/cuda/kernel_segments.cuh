@@ -20,7 +20,8 @@
  *   - short segments go 128 at a time: when they are all a chunk or less,
  *     a thread takes four with a load each (tiny_window()); else those of
  *     at most 32 chunks are packed with their neighbours, one chunk a
- *     position, 128 positions a warp at once (window());
+ *     position, 128 positions a warp at once, and the longer ones among
+ *     them follow, a warp each (window());
  *   - a longer one is reduced by the warp a tile at a time
  *     (agent_batched.cuh's warp_tile);
  *   - a long segment is cut into groups of 2^g tiles, 2^g*TE the largest
@@ -265,6 +266,7 @@ template <int V> struct WindowSegments {
   unsigned count[kWindowPages];   /* its chunks, at least 1 (its positions) */
   unsigned length[kWindowPages];  /* its elements, or kInvalid */
   bool fits[kWindowPages];        /* a segment of the window, <= kPackedChunks chunks */
+  bool is_long[kWindowPages];     /* a valid segment of the window, longer */
   unsigned mine;                  /* this thread's positions */
 
   __device__ __forceinline__ WindowSegments(const SegmentsParams &p, const SegmentLine<V> &line,
@@ -283,6 +285,7 @@ template <int V> struct WindowSegments {
       const uint64_t n = ok ? o[r + 1] - o[r] : 0;
       const uint64_t c = (n + V - 1) / V;
       fits[r] = j < avail && c <= kPackedChunks;
+      is_long[r] = j < avail && c > kPackedChunks;
       length[r] = ok ? (unsigned)n : kInvalid;
       count[r] = c ? (unsigned)c : 1u;
       mine += fits[r] ? count[r] : 0u;
@@ -335,13 +338,16 @@ __device__ __forceinline__ unsigned tiny_window(const SegmentsParams &p, const S
   return avail < (uint64_t)kWindow ? (unsigned)avail : (unsigned)kWindow;
 }
 
-/* Pack the segments from s (at most `avail` of them, all this warp's) of
- * at most kPackedChunks chunks, one chunk a position, kWindowPages
- * positions a thread, and reduce them; returns how many were reduced (0
- * when segment s is a long one). */
+/* The segments from s (at most `avail` of them, all this warp's) up to
+ * the first that would overflow the window: those of at most
+ * kPackedChunks chunks packed, one chunk a position, kWindowPages
+ * positions a thread, and reduced together; then the longer ones, one at a
+ * time by the warp: their bits in long_bits, for the caller to pass to
+ * long_segment; returns how many were taken (at least one). */
 template <class Op, int V>
-__device__ __forceinline__ unsigned window(const SegmentsParams &p, const SegmentLine<V> &line, uint64_t s,
-                           uint64_t avail, WindowStorage &ws, unsigned lane) {
+__device__ __forceinline__ unsigned window(const SegmentsParams &p, const SegmentLine<V> &line,
+                                           uint64_t s, uint64_t avail, WindowStorage &ws,
+                                           unsigned lane, unsigned &long_bits) {
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   constexpr int R = kWindowPages;
@@ -361,7 +367,8 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     for (int r = 0; r < R; ++r) {
       start[r] = at;
       if (c.fits[r]) at += c.count[r];
-      if ((!c.fits[r] || at > (unsigned)kWindow) && stop == kWindow) stop = lane * R + r;
+      if (((!c.fits[r] && !c.is_long[r]) || at > (unsigned)kWindow) && stop == kWindow)
+        stop = lane * R + r;
     }
   }
 #pragma unroll
@@ -369,12 +376,11 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     const unsigned u = __shfl_xor_sync(0xffffffffu, stop, d);
     stop = u < stop ? u : stop;
   }
-  if (stop == 0) return 0;
-  /* the window's positions in use: the end of segment stop - 1 */
+  /* the window's positions in use: the end of its last short segment */
   unsigned used = 0;
 #pragma unroll
   for (int r = 0; r < R; ++r)
-    if (lane * R + r == stop - 1) used = start[r] + c.count[r];
+    if (lane * R + r < stop && c.fits[r]) used = start[r] + c.count[r];
 #pragma unroll
   for (int d = 16; d >= 1; d >>= 1) {
     const unsigned u = __shfl_xor_sync(0xffffffffu, used, d);
@@ -383,7 +389,7 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const unsigned j = lane * R + r;
-    if (j < stop) {
+    if (j < stop && c.fits[r]) {
       ws.first[j] = c.o[r];
       ws.length[j] = c.length[r];
       ws.position[j] = (uint16_t)start[r];
@@ -441,49 +447,83 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     if (at < used && l[r] == 0) store_window_result<Op>(p, s + seg[r], ws.length[seg[r]], v[r]);
   }
   __syncwarp(); /* ws is free for the next window */
+  /* the window's long segments, for the caller: bit r is segment lane*R + r */
+  long_bits = 0;
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    if (lane * R + r < stop && c.is_long[r]) long_bits |= 1u << r;
   return stop;
 }
 
-/* The warp's segments from s on, up to s1, while they are short (at most
- * kPackedChunks chunks, or invalid), by windows; returns the first one not
- * reduced (a long one, or s1).  Out of line, with the loop inside, so that
- * a call's saved registers are paid once a run of windows. */
+/* The long segments of the window at s, in order, a warp each: thread
+ * `from` marks its segments s + from*R + r in bit r of long_bits. */
 template <class Op, int V>
-__device__ __noinline__ uint64_t short_segments(const SegmentsParams &p,
-                                                const SegmentLine<V> &line, uint64_t s,
-                                                uint64_t s1, WindowStorage &ws, unsigned lane) {
-  while (s < s1) {
-    unsigned done = tiny_window<Op>(p, line, s, s1 - s, lane);
-    if (!done) done = window<Op>(p, line, s, s1 - s, ws, lane);
-    if (!done) break;
-    s += done;
+__device__ __noinline__ void window_long_segments(const SegmentsParams &p,
+                                                  const SegmentLine<V> &line, uint64_t s,
+                                                  unsigned long_bits, uint64_t w, uint64_t key,
+                                                  uint64_t key_end, unsigned lane) {
+  for (unsigned holders = __ballot_sync(0xffffffffu, long_bits != 0); holders;
+       holders &= holders - 1) {
+    const int from = __ffs(holders) - 1;
+    const unsigned bits = __shfl_sync(0xffffffffu, long_bits, from);
+    for (int r = 0; r < kWindowPages; ++r) {
+      if (!(bits >> r & 1)) continue; /* the same for the whole warp */
+      const uint64_t t = s + (uint64_t)from * kWindowPages + r;
+      const uint64_t a = p.offsets[t], b = p.offsets[t + 1];
+      if (line.valid(a, b)) /* as window() saw it, unless the offsets changed under us */
+        long_segment<Op>(p, line, t, a, b, w, key, key_end, lane);
+    }
   }
-  return s;
 }
 
-/* The warp's segments from s on (segment s valid and longer than
- * kPackedChunks chunks), up to s1, while they are long: lane i holds
- * offsets[base + i]; returns the first one not reduced. */
-template <class Op, int V>
-__device__ __noinline__ uint64_t long_segments(const SegmentsParams &p,
-                                               const SegmentLine<V> &line, uint64_t s,
-                                               uint64_t s1, uint64_t w, uint64_t key,
-                                               uint64_t key_end, unsigned lane) {
-  uint64_t base = s;
-  uint64_t o = p.offsets[base + (lane < s1 - base ? lane : s1 - base)];
-  unsigned i = 0;
-  while (base + i < s1) {
-    if (i == 31) {
-      base += 31;
-      i = 0;
-      o = p.offsets[base + (lane < s1 - base ? lane : s1 - base)];
-    }
-    const uint64_t a = shfl_idx(o, (int)i), b = shfl_idx(o, (int)i + 1);
-    if (!line.valid(a, b) || b - a <= (uint64_t)kPackedChunks * V) break;
-    long_segment<Op>(p, line, base + i, a, b, w, key, key_end, lane);
-    ++i;
+/* Ask L1 for what the next window will read while this one waits on its
+ * own loads, so that a run of windows waits about once a window instead of
+ * twice (offsets, then data): the offsets past this window's (a 32-byte
+ * sector a lane, kWindow + 1 to 2*kWindow past s), and the 4 KiB of input
+ * past this window's first element's kWindow*V.  A hint only: it reads no
+ * register and changes no result; the addresses stay inside offsets[0 ..
+ * s1] and the input's [offsets[0], offsets[segments]). */
+template <int V>
+__device__ __forceinline__ void prefetch_next_window(const SegmentsParams &p,
+                                                     const SegmentLine<V> &line, uint64_t s,
+                                                     uint64_t s1, unsigned lane) {
+  const uint64_t j = s + kWindow + 1 + (uint64_t)lane * 4;
+  if (j <= s1) asm volatile("prefetch.global.L1 [%0];" ::"l"(line.offsets + j));
+  const uint64_t o = line.offsets[s]; /* in L1: the window loads it too */
+  if (line.first <= o && o <= line.last) {
+    const uint64_t bytes = (o - line.first) * (GR_CHUNK_BYTES / V) + kWindow * GR_CHUNK_BYTES +
+                           (uint64_t)lane * 128;
+    if (bytes < line.span * (GR_CHUNK_BYTES / V))
+      asm volatile("prefetch.global.L1 [%0];" ::"l"(
+          static_cast<const char *>(p.input) + line.first * (GR_CHUNK_BYTES / V) + bytes));
   }
-  return base + i;
+}
+
+/* The warp's segments from s on, up to s1, by windows (128 segments a
+ * chunk or less at once, or the short segments of up to 128 packed, 128
+ * chunk positions), until a window holds long segments: then *at is that
+ * window's first segment and long_bits marks its long ones (as window()
+ * does), for window_long_segments().  Returns the first segment not taken.
+ * Out of line with the loop inside, and with no call in it, so that its
+ * registers stay its own and a call's saved registers are paid once a run
+ * of windows. */
+template <class Op, int V>
+__device__ __noinline__ uint64_t window_run(const SegmentsParams &p, const SegmentLine<V> &line,
+                                            uint64_t s, uint64_t s1, WindowStorage &ws,
+                                            unsigned lane, uint64_t *at, unsigned *long_bits) {
+  unsigned bits = 0;
+  while (s < s1) {
+    prefetch_next_window(p, line, s, s1, lane);
+    unsigned done = tiny_window<Op>(p, line, s, s1 - s, lane);
+    if (!done) done = window<Op>(p, line, s, s1 - s, ws, lane, bits);
+    s += done;
+    if (__any_sync(0xffffffffu, bits != 0)) {
+      *at = s - done;
+      break;
+    }
+  }
+  *long_bits = bits;
+  return s;
 }
 
 template <class Op>
@@ -512,8 +552,11 @@ segments_kernel(const SegmentsParams p) {
       long_segment<Op>(p, line, s0 - 1, a, b, w, key, last_end, lane);
   }
   for (uint64_t s = s0; s < s1;) {
-    s = short_segments<Op>(p, line, s, s1, windows[wi], lane);
-    if (s < s1) s = long_segments<Op>(p, line, s, s1, w, key, last_end, lane);
+    uint64_t at = s;
+    unsigned long_bits = 0;
+    s = window_run<Op>(p, line, s, s1, windows[wi], lane, &at, &long_bits);
+    if (__any_sync(0xffffffffu, long_bits != 0))
+      window_long_segments<Op>(p, line, at, long_bits, w, key, last_end, lane);
   }
 
   /* the last block of the launch clears what invalid offsets left */

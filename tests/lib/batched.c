@@ -19,42 +19,16 @@
 static const struct tu_backend *B;
 static gpureduce_handle_t HH; /* the host handle, when the backend is CUDA */
 
-struct room {
-  void *p;
-  size_t cap;
-  int host; /* host memory (tu_alloc) or the backend's */
-};
 /* backend memory: the input buffer, the batched results, the vectors'
  * contiguous copies and their 1-D results */
-static struct room in_mem, out_mem, copy_mem, one_mem;
+static struct bt_room in_mem, out_mem, copy_mem, one_mem;
 /* host memory: the input buffer's image, the copies, the results */
-static struct room image = {.host = 1}, copies = {.host = 1}, got = {.host = 1},
+static struct bt_room image = {.host = 1}, copies = {.host = 1}, got = {.host = 1},
                    want = {.host = 1}, host_got = {.host = 1};
 
 #define PAD 256      /* poison bytes before the lowest element and after the highest */
 #define CANARY 64    /* bytes after the batch's results */
 #define OUT_FILL 0xC3
-
-static void *room_for(struct room *r, size_t bytes) {
-  if (bytes == 0) bytes = 1;
-  if (r->cap >= bytes) return r->p;
-  if (r->host) free(r->p);
-  else B->release(r->p);
-  r->cap = bytes + bytes / 4;
-  r->p = r->host ? tu_alloc(r->cap) : B->alloc(r->cap);
-  if (!r->p) {
-    r->cap = 0;
-    fail_msg("cannot allocate %zu bytes of %s memory", bytes, B->name);
-  }
-  return r->p;
-}
-
-static void room_free(struct room *r) {
-  if (r->host) free(r->p);
-  else B->release(r->p);
-  r->p = NULL;
-  r->cap = 0;
-}
 
 void batched_use(const struct tu_backend *backend) {
   B = backend;
@@ -72,9 +46,9 @@ int batched_setup(void **state) {
 }
 
 int batched_teardown(void **state) {
-  struct room *rooms[] = {&in_mem, &out_mem, &copy_mem, &one_mem, &image,
+  struct bt_room *rooms[] = {&in_mem, &out_mem, &copy_mem, &one_mem, &image,
                           &copies, &got,     &want,     &host_got};
-  for (size_t k = 0; k < COUNT(rooms); ++k) room_free(rooms[k]);
+  for (size_t k = 0; k < COUNT(rooms); ++k) bt_room_free(rooms[k]);
   gpureduce_destroy(HH);
   HH = NULL;
   return battery_teardown(state);
@@ -129,14 +103,6 @@ uint64_t bb_random_value(void *ctx, size_t b, size_t i) {
   return v;
 }
 
-static const char *kind_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  static char buf[64];
-  snprintf(buf, sizeof buf, "%s %s%s", TU_TYPE(type)->name, tu_op_names[op],
-           flags ? " accumulate-f64" : "");
-  return buf;
-}
-
-static int is_arg(gpureduce_op_t op) { return op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX; }
 
 /* ---- one batched call, checked ------------------------------------------- */
 
@@ -152,7 +118,7 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   snprintf(what, sizeof what,
            "%s, batch %zu x n %zu, %s (batch_stride %" PRId64 ", element_stride %" PRId64
            "), lowest element %zu past an aligned address, %s",
-           kind_name(type, op, flags), batch, n, sh->layout, bs, st, sh->offset, data->what);
+           bt_kind_name(type, op, flags), batch, n, sh->layout, bs, st, sh->offset, data->what);
 
   /* The span from the lowest to the highest element, in elements from
    * vector 0's element 0. */
@@ -170,19 +136,19 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   /* The image: poison, the vectors' elements in (b, i) order (where
    * strides alias, the last one written is what every vector sees), and
    * the vectors as they are in memory, copied one after the other. */
-  unsigned char *img = room_for(&image, total);
+  unsigned char *img = bt_room_for(&image, total);
   for (size_t k = 0; k < total / es; ++k) tu_store(img, k, es, poison);
   for (size_t b = 0; b < batch; ++b)
     for (size_t i = 0; i < n; ++i) tu_store(img, AT(b, i), es, data->value(data->ctx, b, i));
-  unsigned char *vec = room_for(&copies, batch * n * es);
+  unsigned char *vec = bt_room_for(&copies, batch * n * es);
   for (size_t b = 0; b < batch; ++b)
     for (size_t i = 0; i < n; ++i) tu_store(vec, b * n + i, es, tu_load(img, AT(b, i), es));
 
   /* The batched call. */
-  unsigned char *d_in = room_for(&in_mem, total);
+  unsigned char *d_in = bt_room_for(&in_mem, total);
   B->put(d_in, img, total);
   const size_t out_bytes = batch * rs + CANARY;
-  unsigned char *d_out = room_for(&out_mem, out_bytes), *res = room_for(&got, out_bytes);
+  unsigned char *d_out = bt_room_for(&out_mem, out_bytes), *res = bt_room_for(&got, out_bytes);
   memset(res, OUT_FILL, out_bytes);
   B->put(d_out, res, out_bytes);
   const gpureduce_status_t s = gpureduce_reduce_batched(
@@ -190,7 +156,7 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   B->get(res, d_out, out_bytes);
   check_bytes(res + batch * rs, OUT_FILL, CANARY, "%s: the canary after the results survives",
               what);
-  if (n == 0 && is_arg(op)) {
+  if (n == 0 && bt_is_arg(op)) {
     check_status(GPUREDUCE_ERROR_EMPTY_INPUT, s, "%s: status", what);
     check_bytes(res, OUT_FILL, batch * rs, "%s: the output is untouched", what);
     return;
@@ -199,8 +165,8 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
                gpureduce_last_message(battery_handle()));
 
   /* gpureduce_reduce() on each vector's contiguous copy, same handle. */
-  unsigned char *d_vec = room_for(&copy_mem, batch * n * es);
-  unsigned char *d_one = room_for(&one_mem, batch * rs), *one = room_for(&want, batch * rs);
+  unsigned char *d_vec = bt_room_for(&copy_mem, batch * n * es);
+  unsigned char *d_one = bt_room_for(&one_mem, batch * rs), *one = bt_room_for(&want, batch * rs);
   if (batch > 0 && n > 0) B->put(d_vec, vec, batch * n * es);
   for (size_t b = 0; b < batch; ++b) {
     const gpureduce_status_t s1 = gpureduce_reduce(d_vec + b * n * es, d_one + b * rs, n, type,
@@ -216,7 +182,7 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
 
   /* The host backend's batched results on the image. */
   if (HH) {
-    unsigned char *hr = room_for(&host_got, batch * rs);
+    unsigned char *hr = bt_room_for(&host_got, batch * rs);
     check_status(GPUREDUCE_SUCCESS,
                  gpureduce_reduce_batched(img + first * es, hr, batch, n, bs, st, type, op,
                                           flags, HH),
@@ -275,7 +241,7 @@ void bb_check_random(const struct bb_shape *sh, gpureduce_type_t type, gpureduce
   struct bb_random r = {.type = type, .gen = gen_for(op)};
   char stream[160];
   snprintf(stream, sizeof stream, "%s %s %zu %zu %" PRId64 " %" PRId64 " %zu", label,
-           kind_name(type, op, flags), sh->batch, sh->n, sh->batch_stride, sh->element_stride,
+           bt_kind_name(type, op, flags), sh->batch, sh->n, sh->batch_stride, sh->element_stride,
            sh->offset);
   tu_rng_init(&r.rng, stream);
   const struct bb_data data = {bb_random_value, &r, gen_name(r.gen)};
@@ -426,91 +392,22 @@ struct special {
   tu_rng rng;
 };
 
-static size_t special_p(size_t b, size_t n) { return (3 * b + 1) % (n / 2 - 1); }
-static size_t special_q(size_t b, size_t n) { return n / 2 + b % (n - n / 2 - 1); }
-static int special_pattern(gpureduce_type_t type, size_t b) {
-  const int k = (int)(b % 8);
-  return TU_TYPE(type)->is_float || k == 7 ? k : 0;
-}
-
 static uint64_t special_value(void *ctx, size_t b, size_t i) {
   struct special *s = ctx;
-  const gpureduce_type_t type = s->type;
-  const int fl = TU_TYPE(type)->is_float;
-  const size_t p = special_p(b, s->n), q = special_q(b, s->n);
-  const uint64_t nan = tu_nan(type, (int)(b & 1), 1, b + 1);
-  switch (special_pattern(type, b)) {
-    case 1:
-      if (i == p) return nan;
-      break;
-    case 2:
-      if (i == p || i == q) return nan;
-      break;
-    case 3: return tu_pattern(type, -0.0);
-    case 4: return tu_pattern(type, i % 2 ? 0.0 : -0.0);
-    case 5:
-      if (i == p) return tu_pos_inf(type);
-      break;
-    case 6:
-      if (i == p) return tu_neg_inf(type);
-      if (i == q) return tu_pos_inf(type);
-      break;
-    case 7:
-      if (i == p || i == q) return fl ? tu_pattern(type, 0.5) : 3;
-      if (i == p + 1 || i == q + 1) return fl ? tu_pattern(type, 4.0) : 120;
-      break;
-    default: break;
-  }
-  return fl ? tu_pattern(type, 1.0 + (double)tu_below(&s->rng, 64) / 64)
-            : 10 + tu_below(&s->rng, 90);
+  return bt_special_element(s->type, b, s->n, i, &s->rng);
 }
 
 /* The answers of gpureduce.h for the patterns, by hand. */
 static void check_special(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, size_t batch,
                           size_t n, const char *layout) {
   const size_t rs = tu_result_size(type, op, flags);
-  const int fl = TU_TYPE(type)->is_float;
   for (size_t b = 0; b < batch; ++b) {
-    const size_t p = special_p(b, n), q = special_q(b, n);
-    const int pat = special_pattern(type, b);
     uint64_t wanted;
     const char *why;
-    if (pat == 1 || pat == 2) {
-      why = "a NaN: NaN, or the first NaN's index";
-      wanted = is_arg(op) ? p : bt_result_pattern(type, op, flags, NAN);
-    } else if (pat == 3 && op != GPUREDUCE_PROD) {
-      why = "all -0: sum -0, |x| and squares +0, min and max -0, a tie at index 0";
-      wanted = is_arg(op) ? 0
-               : bt_result_pattern(type, op, flags,
-                                   op == GPUREDUCE_SUM_ABS || op == GPUREDUCE_SUM_SQUARES ? 0.0
-                                                                                         : -0.0);
-    } else if (pat == 4 && op != GPUREDUCE_PROD) {
-      why = "-0 and +0: sums +0, min -0, max +0, a tie at index 0";
-      wanted = is_arg(op) ? 0
-                          : bt_result_pattern(type, op, flags, op == GPUREDUCE_MIN ? -0.0 : 0.0);
-    } else if (pat == 5 && op != GPUREDUCE_PROD && op != GPUREDUCE_MIN &&
-               op != GPUREDUCE_ARGMIN) {
-      why = "+inf at p: the sums +inf, max +inf at p";
-      wanted = op == GPUREDUCE_ARGMAX ? p : bt_result_pattern(type, op, flags, INFINITY);
-    } else if (pat == 6 && op != GPUREDUCE_SUM_ABS && op != GPUREDUCE_SUM_SQUARES &&
-               op != GPUREDUCE_PROD) {
-      why = "-inf at p and +inf at q: sum NaN, min -inf at p, max +inf at q";
-      wanted = op == GPUREDUCE_ARGMIN   ? p
-               : op == GPUREDUCE_ARGMAX ? q
-               : op == GPUREDUCE_MIN    ? bt_result_pattern(type, op, flags, -INFINITY)
-               : op == GPUREDUCE_MAX    ? bt_result_pattern(type, op, flags, INFINITY)
-                                        : bt_result_pattern(type, op, flags, NAN);
-    } else if (pat == 7 && (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX || is_arg(op))) {
-      why = "ties: the lowest index of the smallest or the largest value";
-      wanted = op == GPUREDUCE_ARGMIN   ? p
-               : op == GPUREDUCE_ARGMAX ? p + 1
-               : fl ? bt_result_pattern(type, op, flags, op == GPUREDUCE_MIN ? 0.5 : 4.0)
-                    : (op == GPUREDUCE_MIN ? 3 : 120);
-    } else {
+    if (!bt_special_answer(type, op, flags, b, n, &wanted, &why))
       continue; /* the reference and the 1-D call checked it */
-    }
     check_bits(wanted, result_of(b, rs), "%s, batch %zu x n %zu, %s: vector %zu holds %s",
-               kind_name(type, op, flags), batch, n, layout, b, why);
+               bt_kind_name(type, op, flags), batch, n, layout, b, why);
   }
 }
 
@@ -568,39 +465,39 @@ void bb_empty_vectors(void **state) {
         struct bb_random r = {.type = type, .gen = G_WIDE};
         const struct bb_data data = {bb_random_value, &r, "no elements"};
         bb_check(&sh, type, op, flags, &data, bt_poison(type, op));
-        if (is_arg(op)) continue; /* bb_check saw EMPTY_INPUT and nothing written */
+        if (bt_is_arg(op)) continue; /* bb_check saw EMPTY_INPUT and nothing written */
         for (size_t b = 0; b < sh.batch; ++b)
           check_bits(empty_result(type, op, flags), result_of(b, rs),
                      "%s, batch %zu of n = 0, %s: result %zu is the documented empty result",
-                     kind_name(type, op, flags), sh.batch, sh.layout, b);
+                     bt_kind_name(type, op, flags), sh.batch, sh.layout, b);
       }
     /* a NULL input: nothing is read */
-    unsigned char *d_out = room_for(&out_mem, 3 * rs + CANARY);
-    unsigned char *res = room_for(&got, 3 * rs + CANARY);
+    unsigned char *d_out = bt_room_for(&out_mem, 3 * rs + CANARY);
+    unsigned char *res = bt_room_for(&got, 3 * rs + CANARY);
     memset(res, OUT_FILL, 3 * rs + CANARY);
     B->put(d_out, res, 3 * rs + CANARY);
     const gpureduce_status_t s = gpureduce_reduce_batched(NULL, d_out, 3, 0, 7, -5, type, op,
                                                           flags, battery_handle());
     B->get(res, d_out, 3 * rs + CANARY);
-    check_status(is_arg(op) ? GPUREDUCE_ERROR_EMPTY_INPUT : GPUREDUCE_SUCCESS, s,
-                 "%s, batch 3 of n = 0 with a NULL input", kind_name(type, op, flags));
-    if (is_arg(op))
+    check_status(bt_is_arg(op) ? GPUREDUCE_ERROR_EMPTY_INPUT : GPUREDUCE_SUCCESS, s,
+                 "%s, batch 3 of n = 0 with a NULL input", bt_kind_name(type, op, flags));
+    if (bt_is_arg(op))
       check_bytes(res, OUT_FILL, 3 * rs, "%s, n = 0 with a NULL input: nothing written",
-                  kind_name(type, op, flags));
+                  bt_kind_name(type, op, flags));
     else
       for (size_t b = 0; b < 3; ++b)
         check_bits(empty_result(type, op, flags), result_of(b, rs),
                    "%s, batch 3 of n = 0 with a NULL input: result %zu",
-                   kind_name(type, op, flags), b);
+                   bt_kind_name(type, op, flags), b);
     check_bytes(res + 3 * rs, OUT_FILL, CANARY, "%s, n = 0 with a NULL input: the canary",
-                kind_name(type, op, flags));
+                bt_kind_name(type, op, flags));
   }
 }
 
 void bb_empty_batch(void **state) {
   (void)state;
-  unsigned char *d_in = room_for(&in_mem, 4096), *d_out = room_for(&out_mem, 256);
-  unsigned char *res = room_for(&got, 256);
+  unsigned char *d_in = bt_room_for(&in_mem, 4096), *d_out = bt_room_for(&out_mem, 256);
+  unsigned char *res = bt_room_for(&got, 256);
   int k = 0;
   gpureduce_type_t type;
   gpureduce_op_t op;
@@ -612,17 +509,17 @@ void bb_empty_batch(void **state) {
                    gpureduce_reduce_batched(NULL, NULL, 0, ns[ni], 1, 1, type, op, flags,
                                             battery_handle()),
                    "%s, batch 0 of n = %zu, NULL input and output: nothing to do",
-                   kind_name(type, op, flags), ns[ni]);
+                   bt_kind_name(type, op, flags), ns[ni]);
       memset(res, OUT_FILL, 256);
       B->put(d_out, res, 256);
       check_status(GPUREDUCE_SUCCESS,
                    gpureduce_reduce_batched(d_in, d_out, 0, ns[ni], INT64_MAX, INT64_MIN, type,
                                             op, flags, battery_handle()),
                    "%s, batch 0 of n = %zu, strides that would overflow: nothing to do",
-                   kind_name(type, op, flags), ns[ni]);
+                   bt_kind_name(type, op, flags), ns[ni]);
       B->get(res, d_out, 256);
       check_bytes(res, OUT_FILL, 256, "%s, batch 0 of n = %zu: nothing written",
-                  kind_name(type, op, flags), ns[ni]);
+                  bt_kind_name(type, op, flags), ns[ni]);
     }
   }
 }
@@ -632,8 +529,8 @@ void bb_empty_batch(void **state) {
 void bb_errors_leave_output(void **state) {
   (void)state;
   enum { N = 64, OUT = 256 };
-  unsigned char *d_in = room_for(&in_mem, 4 * N * 4 + 64), *d_out = room_for(&out_mem, OUT);
-  unsigned char *res = room_for(&got, OUT);
+  unsigned char *d_in = bt_room_for(&in_mem, 4 * N * 4 + 64), *d_out = bt_room_for(&out_mem, OUT);
+  unsigned char *res = bt_room_for(&got, OUT);
   float v[4 * N];
   for (int i = 0; i < 4 * N; ++i) v[i] = (float)(i % 17) - 3.5f;
   B->put(d_in, v, sizeof v);

@@ -879,3 +879,117 @@ void bt_errors_leave_output(void **state) {
   check_status(GPUREDUCE_SUCCESS, s, "after the errors, the sum of 1..100 succeeds");
   check_bits(tu_f32_bits(5050.0f), tu_load(ob, 0, 4), "after the errors, the sum of 1..100 is 5050");
 }
+
+/* ---- what the batched and segmented batteries share ------------------------ */
+
+void *bt_room_for(struct bt_room *r, size_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (r->cap >= bytes) return r->p;
+  if (r->host) free(r->p);
+  else B->release(r->p);
+  r->cap = bytes + bytes / 4;
+  r->p = r->host ? tu_alloc(r->cap) : B->alloc(r->cap);
+  if (!r->p) {
+    r->cap = 0;
+    fail_msg("cannot allocate %zu bytes of %s memory", bytes, B->name);
+  }
+  return r->p;
+}
+
+void bt_room_free(struct bt_room *r) {
+  if (r->host) free(r->p);
+  else B->release(r->p);
+  r->p = NULL;
+  r->cap = 0;
+}
+
+const char *bt_kind_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  static char buf[64];
+  snprintf(buf, sizeof buf, "%s %s%s", TU_TYPE(type)->name, tu_op_names[op],
+           flags ? " accumulate-f64" : "");
+  return buf;
+}
+
+int bt_is_arg(gpureduce_op_t op) { return op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX; }
+
+static size_t special_p(size_t k, size_t n) { return (3 * k + 1) % (n / 2 - 1); }
+static size_t special_q(size_t k, size_t n) { return n / 2 + k % (n - n / 2 - 1); }
+
+int bt_special_pattern(gpureduce_type_t type, size_t k, size_t n) {
+  const int m = (int)(k % 8);
+  if (n < 5) return 0;
+  return TU_TYPE(type)->is_float || m == 7 ? m : 0;
+}
+
+uint64_t bt_special_element(gpureduce_type_t type, size_t k, size_t n, size_t i, tu_rng *rng) {
+  const int fl = TU_TYPE(type)->is_float;
+  const int pat = bt_special_pattern(type, k, n);
+  const size_t p = pat ? special_p(k, n) : 0, q = pat ? special_q(k, n) : 0;
+  const uint64_t nan = tu_nan(type, (int)(k & 1), 1, k + 1);
+  switch (pat) {
+    case 1:
+      if (i == p) return nan;
+      break;
+    case 2:
+      if (i == p || i == q) return nan;
+      break;
+    case 3: return tu_pattern(type, -0.0);
+    case 4: return tu_pattern(type, i % 2 ? 0.0 : -0.0);
+    case 5:
+      if (i == p) return tu_pos_inf(type);
+      break;
+    case 6:
+      if (i == p) return tu_neg_inf(type);
+      if (i == q) return tu_pos_inf(type);
+      break;
+    case 7:
+      if (i == p || i == q) return fl ? tu_pattern(type, 0.5) : 3;
+      if (i == p + 1 || i == q + 1) return fl ? tu_pattern(type, 4.0) : 120;
+      break;
+    default: break;
+  }
+  return fl ? tu_pattern(type, 1.0 + (double)tu_below(rng, 64) / 64) : 10 + tu_below(rng, 90);
+}
+
+int bt_special_answer(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, size_t k,
+                      size_t n, uint64_t *wanted, const char **why) {
+  const int fl = TU_TYPE(type)->is_float;
+  const int pat = bt_special_pattern(type, k, n);
+  if (!pat) return 0;
+  const size_t p = special_p(k, n), q = special_q(k, n);
+  const int is_arg = bt_is_arg(op);
+  if (pat == 1 || pat == 2) {
+    *why = "a NaN: NaN, or the first NaN's index";
+    *wanted = is_arg ? p : bt_result_pattern(type, op, flags, NAN);
+  } else if (pat == 3 && op != GPUREDUCE_PROD) {
+    *why = "all -0: sum -0, |x| and squares +0, min and max -0, a tie at index 0";
+    *wanted = is_arg ? 0
+              : bt_result_pattern(type, op, flags,
+                                  op == GPUREDUCE_SUM_ABS || op == GPUREDUCE_SUM_SQUARES ? 0.0
+                                                                                        : -0.0);
+  } else if (pat == 4 && op != GPUREDUCE_PROD) {
+    *why = "-0 and +0: sums +0, min -0, max +0, a tie at index 0";
+    *wanted = is_arg ? 0 : bt_result_pattern(type, op, flags, op == GPUREDUCE_MIN ? -0.0 : 0.0);
+  } else if (pat == 5 && op != GPUREDUCE_PROD && op != GPUREDUCE_MIN &&
+             op != GPUREDUCE_ARGMIN) {
+    *why = "+inf at p: the sums +inf, max +inf at p";
+    *wanted = op == GPUREDUCE_ARGMAX ? p : bt_result_pattern(type, op, flags, INFINITY);
+  } else if (pat == 6 && op != GPUREDUCE_SUM_ABS && op != GPUREDUCE_SUM_SQUARES &&
+             op != GPUREDUCE_PROD) {
+    *why = "-inf at p and +inf at q: sum NaN, min -inf at p, max +inf at q";
+    *wanted = op == GPUREDUCE_ARGMIN   ? p
+              : op == GPUREDUCE_ARGMAX ? q
+              : op == GPUREDUCE_MIN    ? bt_result_pattern(type, op, flags, -INFINITY)
+              : op == GPUREDUCE_MAX    ? bt_result_pattern(type, op, flags, INFINITY)
+                                       : bt_result_pattern(type, op, flags, NAN);
+  } else if (pat == 7 && (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX || is_arg)) {
+    *why = "ties: the lowest index of the smallest or the largest value";
+    *wanted = op == GPUREDUCE_ARGMIN   ? p
+              : op == GPUREDUCE_ARGMAX ? p + 1
+              : fl ? bt_result_pattern(type, op, flags, op == GPUREDUCE_MIN ? 0.5 : 4.0)
+                   : (op == GPUREDUCE_MIN ? 3 : 120);
+  } else {
+    return 0;
+  }
+  return 1;
+}

@@ -73,6 +73,39 @@ uint64_t bt_poison(gpureduce_type_t type, gpureduce_op_t op);
  * NaN gives the canonical NaN.  v must be exact in that type. */
 uint64_t bt_result_pattern(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v);
 
+/* A buffer that grows, in host memory (tu_alloc) or in the backend's
+ * (battery_use()), for the batteries that reuse their buffers from call
+ * to call; a zero-filled one is empty. */
+struct bt_room {
+  void *p;
+  size_t cap;
+  int host;
+};
+/* At least `bytes` bytes of r (failing the test when they cannot be had);
+ * the old contents are not kept. */
+void *bt_room_for(struct bt_room *r, size_t bytes);
+void bt_room_free(struct bt_room *r);
+
+/* "f32 sum", "f32 sum accumulate-f64", ...: a kind for messages (one
+ * static buffer). */
+const char *bt_kind_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
+int bt_is_arg(gpureduce_op_t op);
+
+/* The special values of the batched and segmented batteries, vector (or
+ * segment) k of n elements: pattern bt_special_pattern() of k, 0 for n < 5
+ * (random values), else k % 8 for floating types and 7 or 0 for integers:
+ * 1 a NaN at p, 2 NaNs at p and q, 3 all -0, 4 alternating -0 and +0, 5
+ * +inf at p, 6 -inf at p and +inf at q, 7 ties (the smallest at p and q,
+ * the largest at p+1 and q+1); p in the first half, q in the second.
+ * bt_special_element() is element i (its random values from rng, in
+ * element order); bt_special_answer() sets gpureduce.h's answer for op
+ * and what it is, or returns 0 where the pattern has none written out
+ * (the reference and the 1-D call check those). */
+int bt_special_pattern(gpureduce_type_t type, size_t k, size_t n);
+uint64_t bt_special_element(gpureduce_type_t type, size_t k, size_t n, size_t i, tu_rng *rng);
+int bt_special_answer(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, size_t k,
+                      size_t n, uint64_t *wanted, const char **why);
+
 /* The tests; BATTERY_TESTS lists them for a CMUnitTest array. */
 void bt_empty_inputs(void **state);
 void bt_integers_random(void **state);

@@ -19,17 +19,12 @@
 static const struct tu_backend *B;
 static gpureduce_handle_t HH; /* the host handle, when the backend is CUDA */
 
-struct room {
-  void *p;
-  size_t cap;
-  int host; /* host memory (tu_alloc) or the backend's */
-};
 /* backend memory: the input buffer, the offsets, the results (with their
  * canaries), the segments' aligned copies and their 1-D results */
-static struct room in_mem, off_mem, out_mem, copy_mem, one_mem;
+static struct bt_room in_mem, off_mem, out_mem, copy_mem, one_mem;
 /* host memory: the input buffer's image, the copies, the results, the
  * shapes' offsets and the copies' positions */
-static struct room image = {.host = 1}, copies = {.host = 1}, got = {.host = 1},
+static struct bt_room image = {.host = 1}, copies = {.host = 1}, got = {.host = 1},
                    want = {.host = 1}, host_got = {.host = 1}, shape_offsets = {.host = 1},
                    positions = {.host = 1};
 
@@ -43,27 +38,6 @@ static struct room image = {.host = 1}, copies = {.host = 1}, got = {.host = 1},
 /* The reference is not asked about segments longer than this (the 1-D
  * call and the host backend are). */
 #define REF_MAX ((size_t)1 << 22)
-
-static void *room_for(struct room *r, size_t bytes) {
-  if (bytes == 0) bytes = 1;
-  if (r->cap >= bytes) return r->p;
-  if (r->host) free(r->p);
-  else B->release(r->p);
-  r->cap = bytes + bytes / 4;
-  r->p = r->host ? tu_alloc(r->cap) : B->alloc(r->cap);
-  if (!r->p) {
-    r->cap = 0;
-    fail_msg("cannot allocate %zu bytes of %s memory", bytes, B->name);
-  }
-  return r->p;
-}
-
-static void room_free(struct room *r) {
-  if (r->host) free(r->p);
-  else B->release(r->p);
-  r->p = NULL;
-  r->cap = 0;
-}
 
 void segments_use(const struct tu_backend *backend) {
   B = backend;
@@ -82,10 +56,10 @@ int segments_setup(void **state) {
 }
 
 int segments_teardown(void **state) {
-  struct room *rooms[] = {&in_mem, &off_mem,  &out_mem, &copy_mem,      &one_mem,  &image,
+  struct bt_room *rooms[] = {&in_mem, &off_mem,  &out_mem, &copy_mem,      &one_mem,  &image,
                           &copies, &got,      &want,    &host_got,      &shape_offsets,
                           &positions};
-  for (size_t k = 0; k < COUNT(rooms); ++k) room_free(rooms[k]);
+  for (size_t k = 0; k < COUNT(rooms); ++k) bt_room_free(rooms[k]);
   gpureduce_destroy(HH);
   HH = NULL;
   return battery_teardown(state);
@@ -102,21 +76,13 @@ int sg_quick(void) {
 
 struct sg_shape sg_from_lengths(const size_t *len, size_t segments, uint64_t base,
                                 size_t shift, const char *name) {
-  uint64_t *off = room_for(&shape_offsets, (segments + 1) * sizeof *off);
+  uint64_t *off = bt_room_for(&shape_offsets, (segments + 1) * sizeof *off);
   off[0] = base;
   for (size_t s = 0; s < segments; ++s) off[s + 1] = off[s] + len[s];
   const struct sg_shape sh = {segments, off, shift, name};
   return sh;
 }
 
-static const char *kind_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  static char buf[64];
-  snprintf(buf, sizeof buf, "%s %s%s", TU_TYPE(type)->name, tu_op_names[op],
-           flags ? " accumulate-f64" : "");
-  return buf;
-}
-
-static int is_arg(gpureduce_op_t op) { return op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX; }
 
 int sg_next_kind(int *k, gpureduce_type_t *type, gpureduce_op_t *op, unsigned *flags) {
   for (; *k < GPUREDUCE_TYPE_COUNT * GPUREDUCE_OP_COUNT * 2; ++*k) {
@@ -176,7 +142,7 @@ static const char *gen_name(enum tc_gen g) {
 }
 
 uint64_t sg_empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  if (is_arg(op)) return GPUREDUCE_NO_INDEX;
+  if (bt_is_arg(op)) return GPUREDUCE_NO_INDEX;
   if (op == GPUREDUCE_MIN) return tu_type_max(type);    /* +inf or the largest */
   if (op == GPUREDUCE_MAX) return tu_type_lowest(type); /* -inf or the lowest */
   if (!TU_TYPE(type)->is_float) return op == GPUREDUCE_PROD ? 1 : 0;
@@ -225,11 +191,11 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   snprintf(what, sizeof what,
            "%s, %zu segments (%s), elements %zu .. %zu, input %zu elements past an aligned "
            "address, %s",
-           kind_name(type, op, flags), S, sh->name, lo, hi, sh->shift, data->what);
+           bt_kind_name(type, op, flags), S, sh->name, lo, hi, sh->shift, data->what);
 
   /* The image: poison, then the segments' elements in (s, i) order. */
   const size_t lead = PAD / es + sh->shift, total = lead + hi + PAD / es;
-  unsigned char *img = room_for(&image, total * es);
+  unsigned char *img = bt_room_for(&image, total * es);
   for (size_t k = 0; k < lead + lo; ++k) tu_store(img, k, es, poison);
   for (size_t k = lead + hi; k < total; ++k) tu_store(img, k, es, poison);
   if (data->fill)
@@ -240,12 +206,12 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
         tu_store(img, lead + (size_t)off[s] + i, es, data->value(data->ctx, s, i));
 
   /* The segmented call, the output between two canaries. */
-  unsigned char *d_in = room_for(&in_mem, total * es);
+  unsigned char *d_in = bt_room_for(&in_mem, total * es);
   B->put(d_in, img, total * es);
-  uint64_t *d_off = room_for(&off_mem, (S + 1) * sizeof *off);
+  uint64_t *d_off = bt_room_for(&off_mem, (S + 1) * sizeof *off);
   B->put(d_off, off, (S + 1) * sizeof *off);
   const size_t out_bytes = CANARY + S * rs + CANARY;
-  unsigned char *d_out = room_for(&out_mem, out_bytes), *res = room_for(&got, out_bytes);
+  unsigned char *d_out = bt_room_for(&out_mem, out_bytes), *res = bt_room_for(&got, out_bytes);
   memset(res, OUT_FILL, out_bytes);
   B->put(d_out, res, out_bytes);
   const gpureduce_status_t st =
@@ -263,26 +229,26 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   /* gpureduce_reduce() on a copy of each segment at a 16-byte aligned
    * position of its own, same handle (a sample of large calls). */
   const size_t stride = S > ONE_D_MAX ? (S + ONE_D_MAX - 1) / ONE_D_MAX : 1;
-  size_t *pos = room_for(&positions, (S + 1) * sizeof *pos), room = 0;
+  size_t *pos = bt_room_for(&positions, (S + 1) * sizeof *pos), room = 0;
   for (size_t s = 0; s < S; ++s) {
     pos[s] = room;
     if (s % stride == 0 || s == longest) room += ((size_t)(off[s + 1] - off[s]) + v - 1) / v * v;
   }
   pos[S] = room;
-  unsigned char *cp = room_for(&copies, room * es);
+  unsigned char *cp = bt_room_for(&copies, room * es);
   for (size_t s = 0; s < S; ++s)
     if (s % stride == 0 || s == longest)
       memcpy(cp + pos[s] * es, img + (lead + (size_t)off[s]) * es,
              (size_t)(off[s + 1] - off[s]) * es);
-  unsigned char *d_cp = room_for(&copy_mem, room * es);
+  unsigned char *d_cp = bt_room_for(&copy_mem, room * es);
   if (room) B->put(d_cp, cp, room * es);
-  unsigned char *d_one = room_for(&one_mem, S * rs), *one = room_for(&want, S * rs);
+  unsigned char *d_one = bt_room_for(&one_mem, S * rs), *one = bt_room_for(&want, S * rs);
   memset(one, 0, S * rs);
   B->put(d_one, one, S * rs);
   for (size_t s = 0; s < S; ++s) {
     if (s % stride != 0 && s != longest) continue;
     const size_t n = (size_t)(off[s + 1] - off[s]);
-    if (n == 0 && is_arg(op)) continue; /* EMPTY_INPUT: NO_INDEX below */
+    if (n == 0 && bt_is_arg(op)) continue; /* EMPTY_INPUT: NO_INDEX below */
     const gpureduce_status_t s1 =
         gpureduce_reduce(d_cp + pos[s] * es, d_one + s * rs, n, type, op, flags,
                          battery_handle());
@@ -294,7 +260,7 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   for (size_t s = 0; s < S; ++s) {
     if (s % stride != 0 && s != longest) continue;
     const size_t n = (size_t)(off[s + 1] - off[s]);
-    if (n == 0 && is_arg(op))
+    if (n == 0 && bt_is_arg(op))
       check_bits(GPUREDUCE_NO_INDEX, tu_load(r, s, (unsigned)rs),
                  "%s: empty segment %zu's index is GPUREDUCE_NO_INDEX", what, s);
     else
@@ -306,7 +272,7 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
 
   /* The host backend's segmented results on the image. */
   if (HH) {
-    unsigned char *hr = room_for(&host_got, S * rs + 1);
+    unsigned char *hr = bt_room_for(&host_got, S * rs + 1);
     const gpureduce_status_t sh_st = gpureduce_reduce_segments(
         img + lead * es, hr, off, S, type, op, flags, HH);
     check_status(GPUREDUCE_SUCCESS, sh_st, "%s: status of the host backend's call (%s)", what,
@@ -356,7 +322,7 @@ void sg_check_random(const struct sg_shape *sh, gpureduce_type_t type, gpureduce
   struct sg_random r = {.type = type, .gen = gen_for(type, op, pool)};
   char stream[200];
   snprintf(stream, sizeof stream, "%s %s %zu %" PRIu64 " %" PRIu64 " %zu", label,
-           kind_name(type, op, flags), sh->segments, sh->offsets[0],
+           bt_kind_name(type, op, flags), sh->segments, sh->offsets[0],
            sh->offsets[sh->segments], sh->shift);
   tu_rng_init(&r.rng, stream);
   const struct sg_data data = {NULL, &r, gen_name(r.gen), random_fill};
@@ -478,7 +444,7 @@ void sg_empty_segments(void **state) {
         if (sh.offsets[s] == sh.offsets[s + 1])
           check_bits(sg_empty_result(type, op, flags), sg_result(s, type, op, flags),
                      "%s, %s: empty segment %zu has the documented empty result",
-                     kind_name(type, op, flags), cases[c].name, s);
+                     bt_kind_name(type, op, flags), cases[c].name, s);
     }
     /* 3000 segments, three in four empty, the others 1 .. 3V */
     tu_rng r;
@@ -534,7 +500,7 @@ void sg_mixtures(void **state) {
     const int prod = op == GPUREDUCE_PROD;
     tu_rng r;
     char stream[96];
-    snprintf(stream, sizeof stream, "mixtures %s", kind_name(type, op, flags));
+    snprintf(stream, sizeof stream, "mixtures %s", bt_kind_name(type, op, flags));
     tu_rng_init(&r, stream);
     struct sg_shape sh;
     /* uniform in 0 .. 2L */
@@ -596,96 +562,23 @@ struct special {
   tu_rng rng;
 };
 
-static size_t special_p(size_t s, size_t n) { return (3 * s + 1) % (n / 2 - 1); }
-static size_t special_q(size_t s, size_t n) { return n / 2 + s % (n - n / 2 - 1); }
-static int special_pattern(gpureduce_type_t type, size_t s, size_t n) {
-  const int k = (int)(s % 8);
-  if (n < 5) return 0;
-  return TU_TYPE(type)->is_float || k == 7 ? k : 0;
-}
-
 static uint64_t special_value(void *ctx, size_t s, size_t i) {
   struct special *sp = ctx;
-  const gpureduce_type_t type = sp->type;
-  const int fl = TU_TYPE(type)->is_float;
-  const size_t n = (size_t)(sp->off[s + 1] - sp->off[s]);
-  const int pat = special_pattern(type, s, n);
-  const size_t p = pat ? special_p(s, n) : 0, q = pat ? special_q(s, n) : 0;
-  const uint64_t nan = tu_nan(type, (int)(s & 1), 1, s + 1);
-  switch (pat) {
-    case 1:
-      if (i == p) return nan;
-      break;
-    case 2:
-      if (i == p || i == q) return nan;
-      break;
-    case 3: return tu_pattern(type, -0.0);
-    case 4: return tu_pattern(type, i % 2 ? 0.0 : -0.0);
-    case 5:
-      if (i == p) return tu_pos_inf(type);
-      break;
-    case 6:
-      if (i == p) return tu_neg_inf(type);
-      if (i == q) return tu_pos_inf(type);
-      break;
-    case 7:
-      if (i == p || i == q) return fl ? tu_pattern(type, 0.5) : 3;
-      if (i == p + 1 || i == q + 1) return fl ? tu_pattern(type, 4.0) : 120;
-      break;
-    default: break;
-  }
-  return fl ? tu_pattern(type, 1.0 + (double)tu_below(&sp->rng, 64) / 64)
-            : 10 + tu_below(&sp->rng, 90);
+  return bt_special_element(sp->type, s, (size_t)(sp->off[s + 1] - sp->off[s]), i, &sp->rng);
 }
 
 /* The answers of gpureduce.h for the patterns, by hand. */
 static void check_special(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
                           const struct sg_shape *sh) {
-  const int fl = TU_TYPE(type)->is_float;
   for (size_t s = 0; s < sh->segments; ++s) {
     const size_t n = (size_t)(sh->offsets[s + 1] - sh->offsets[s]);
-    const int pat = special_pattern(type, s, n);
-    if (n < 5) continue;
-    const size_t p = special_p(s, n), q = special_q(s, n);
     uint64_t wanted;
     const char *why;
-    if (pat == 1 || pat == 2) {
-      why = "a NaN: NaN, or the first NaN's index";
-      wanted = is_arg(op) ? p : bt_result_pattern(type, op, flags, NAN);
-    } else if (pat == 3 && op != GPUREDUCE_PROD) {
-      why = "all -0: sum -0, |x| and squares +0, min and max -0, a tie at index 0";
-      wanted = is_arg(op) ? 0
-               : bt_result_pattern(type, op, flags,
-                                   op == GPUREDUCE_SUM_ABS || op == GPUREDUCE_SUM_SQUARES ? 0.0
-                                                                                         : -0.0);
-    } else if (pat == 4 && op != GPUREDUCE_PROD) {
-      why = "-0 and +0: sums +0, min -0, max +0, a tie at index 0";
-      wanted = is_arg(op) ? 0
-                          : bt_result_pattern(type, op, flags, op == GPUREDUCE_MIN ? -0.0 : 0.0);
-    } else if (pat == 5 && op != GPUREDUCE_PROD && op != GPUREDUCE_MIN &&
-               op != GPUREDUCE_ARGMIN) {
-      why = "+inf at p: the sums +inf, max +inf at p";
-      wanted = op == GPUREDUCE_ARGMAX ? p : bt_result_pattern(type, op, flags, INFINITY);
-    } else if (pat == 6 && op != GPUREDUCE_SUM_ABS && op != GPUREDUCE_SUM_SQUARES &&
-               op != GPUREDUCE_PROD) {
-      why = "-inf at p and +inf at q: sum NaN, min -inf at p, max +inf at q";
-      wanted = op == GPUREDUCE_ARGMIN   ? p
-               : op == GPUREDUCE_ARGMAX ? q
-               : op == GPUREDUCE_MIN    ? bt_result_pattern(type, op, flags, -INFINITY)
-               : op == GPUREDUCE_MAX    ? bt_result_pattern(type, op, flags, INFINITY)
-                                        : bt_result_pattern(type, op, flags, NAN);
-    } else if (pat == 7 && (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX || is_arg(op))) {
-      why = "ties: the lowest index of the smallest or the largest value";
-      wanted = op == GPUREDUCE_ARGMIN   ? p
-               : op == GPUREDUCE_ARGMAX ? p + 1
-               : fl ? bt_result_pattern(type, op, flags, op == GPUREDUCE_MIN ? 0.5 : 4.0)
-                    : (op == GPUREDUCE_MIN ? 3 : 120);
-    } else {
+    if (!bt_special_answer(type, op, flags, s, n, &wanted, &why))
       continue; /* the reference and the 1-D call checked it */
-    }
     check_bits(wanted, sg_result(s, type, op, flags),
                "%s, %s: segment %zu of %zu elements from %" PRIu64 " holds %s",
-               kind_name(type, op, flags), sh->name, s, n, sh->offsets[s], why);
+               bt_kind_name(type, op, flags), sh->name, s, n, sh->offsets[s], why);
   }
 }
 
@@ -719,9 +612,9 @@ void sg_special_values(void **state) {
 
 void sg_no_segments(void **state) {
   (void)state;
-  unsigned char *d_in = room_for(&in_mem, 4096), *d_out = room_for(&out_mem, 256);
-  uint64_t *d_off = room_for(&off_mem, 2 * sizeof(uint64_t));
-  unsigned char *res = room_for(&got, 256);
+  unsigned char *d_in = bt_room_for(&in_mem, 4096), *d_out = bt_room_for(&out_mem, 256);
+  uint64_t *d_off = bt_room_for(&off_mem, 2 * sizeof(uint64_t));
+  unsigned char *res = bt_room_for(&got, 256);
   int k = 0;
   gpureduce_type_t type;
   gpureduce_op_t op;
@@ -737,12 +630,12 @@ void sg_no_segments(void **state) {
                                                               battery_handle());
       check_status(GPUREDUCE_SUCCESS, st,
                    "%s, 0 segments, offsets[0] = %" PRIu64 ": nothing to do (%s)",
-                   kind_name(type, op, flags), firsts[i],
+                   bt_kind_name(type, op, flags), firsts[i],
                    st ? gpureduce_last_message(battery_handle()) : "");
       check_no_async_error(battery_handle(), "0 segments");
       B->get(res, d_out, 256);
       check_bytes(res, OUT_FILL, 256, "%s, 0 segments, offsets[0] = %" PRIu64 ": nothing written",
-                  kind_name(type, op, flags), firsts[i]);
+                  bt_kind_name(type, op, flags), firsts[i]);
     }
   }
 }
@@ -766,7 +659,7 @@ static void bad_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
   const unsigned es = TU_TYPE(type)->size;
   const size_t rs = tu_result_size(type, op, flags);
   char what[300];
-  snprintf(what, sizeof what, "%s, %zu segments, %s", kind_name(type, op, flags), S, name);
+  snprintf(what, sizeof what, "%s, %zu segments, %s", bt_kind_name(type, op, flags), S, name);
   size_t first = S;
   for (size_t s = S; s-- > 0;)
     if (sg_invalid(off, S, s)) first = s;
@@ -775,17 +668,17 @@ static void bad_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
   const uint64_t poison = bt_poison(type, op);
   const size_t lo = (size_t)off[0], hi = (size_t)off[S];
   const size_t total = (lo > hi ? lo : hi) + PAD / es;
-  unsigned char *img = room_for(&image, total * es);
+  unsigned char *img = bt_room_for(&image, total * es);
   for (size_t k = 0; k < total; ++k) tu_store(img, k, es, poison);
   tu_rng r;
   tu_rng_init(&r, what);
   if (lo < hi) tc_fill(&r, type, gen_for(type, op, 0), img + lo * es, hi - lo);
-  unsigned char *d_in = room_for(&in_mem, total * es);
+  unsigned char *d_in = bt_room_for(&in_mem, total * es);
   B->put(d_in, img, total * es);
-  uint64_t *d_off = room_for(&off_mem, (S + 1) * sizeof *off);
+  uint64_t *d_off = bt_room_for(&off_mem, (S + 1) * sizeof *off);
   B->put(d_off, off, (S + 1) * sizeof *off);
   const size_t out_bytes = CANARY + S * rs + CANARY;
-  unsigned char *d_out = room_for(&out_mem, out_bytes), *res = room_for(&got, out_bytes);
+  unsigned char *d_out = bt_room_for(&out_mem, out_bytes), *res = bt_room_for(&got, out_bytes);
   memset(res, OUT_FILL, out_bytes);
   B->put(d_out, res, out_bytes);
   const gpureduce_status_t st = gpureduce_reduce_segments(d_in, d_out + CANARY, d_off, S, type,
@@ -809,7 +702,7 @@ static void bad_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
     if (B->device != GPUREDUCE_DEVICE_HOST) continue; /* unspecified on CUDA */
     const size_t n = (size_t)(off[s + 1] - off[s]);
     uint64_t one = 0;
-    if (n == 0 && is_arg(op)) {
+    if (n == 0 && bt_is_arg(op)) {
       one = GPUREDUCE_NO_INDEX;
     } else {
       const gpureduce_status_t s1 = gpureduce_reduce(img + (size_t)off[s] * es, &one, n, type,
@@ -903,7 +796,7 @@ void sg_bad_offsets(void **state) {
       bad_call(type, op, flags, cases[c].off, cases[c].segments, cases[c].lowest,
                cases[c].name);
       char what[300];
-      snprintf(what, sizeof what, "%s, %s", kind_name(type, op, flags), cases[c].name);
+      snprintf(what, sizeof what, "%s, %s", bt_kind_name(type, op, flags), cases[c].name);
       check_async_error(battery_handle(), cases[c].lowest, what);
       check_clean_after(type, op, flags, cases[c].name);
     }
@@ -922,7 +815,7 @@ void sg_bad_offsets(void **state) {
              "an invalid segment 1 on the battery's handle");
     check_status(GPUREDUCE_SUCCESS, gpureduce_get_async_error(h2),
                  "%s: another handle has no error of the battery's handle's call",
-                 kind_name(type, op, flags));
+                 bt_kind_name(type, op, flags));
     check_async_error(battery_handle(), 1, "the invalid call's own handle");
     check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h2), "destroy the second handle");
     check_clean_after(type, op, flags, "the calls above");

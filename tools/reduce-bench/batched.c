@@ -16,7 +16,6 @@
 #include "config.h"
 #endif
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,15 +191,6 @@ static size_t compare_results(struct batched_ctx *bc, const struct shape *s, siz
   return wrong;
 }
 
-static void add_check(struct batched_point *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void add_check(struct batched_point *p, const char *fmt, ...) {
-  const size_t len = strlen(p->check);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(p->check + len, sizeof p->check - len, fmt, ap);
-  va_end(ap);
-}
-
 static void batched_check(struct batched_ctx *bc, struct batched_point *p,
                           const struct batched_call *call, const struct cub_seg_call *cc) {
   const struct shape *s = &p->s;
@@ -222,13 +212,13 @@ static void batched_check(struct batched_ctx *bc, struct batched_point *p,
   bc->run->wrong += (gr_wrong > 0) + (cub_wrong > 0);
   if (p->gr_status != GPUREDUCE_SUCCESS) {
     const char *name = gpureduce_status_name(p->gr_status);
-    add_check(p, "FAILED:%s", name ? name : "unknown status");
+    append_check(p->check, sizeof p->check, "FAILED:%s", name ? name : "unknown status");
   } else if (gr_wrong) {
-    add_check(p, "WRONG:%zu/%zu", gr_wrong, count);
+    append_check(p->check, sizeof p->check, "WRONG:%zu/%zu", gr_wrong, count);
   }
-  if (cub_wrong) add_check(p, "%scub:%zu/%zu", p->check[0] ? "," : "WRONG:", cub_wrong, count);
-  if (!p->check[0] && count < s->batch) add_check(p, "ok (%zu)", count);
-  if (!p->check[0]) add_check(p, "ok");
+  if (cub_wrong) append_check(p->check, sizeof p->check, "%scub:%zu/%zu", p->check[0] ? "," : "WRONG:", cub_wrong, count);
+  if (!p->check[0] && count < s->batch) append_check(p->check, sizeof p->check, "ok (%zu)", count);
+  if (!p->check[0]) append_check(p->check, sizeof p->check, "ok");
 }
 
 /* ---- one shape ------------------------------------------------------------------- */

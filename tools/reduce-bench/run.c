@@ -231,3 +231,11 @@ void describe_blocks(struct run *run, size_t n) {
            GPUREDUCE_ORDER_LANES,
            o->blocks ? "--blocks" : tuned ? "tuned, from the tuning cache" : "the model's default");
 }
+
+void append_check(char *buf, size_t size, const char *fmt, ...) {
+  const size_t len = strlen(buf);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + len, size - len, fmt, ap);
+  va_end(ap);
+}

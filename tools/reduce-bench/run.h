@@ -124,6 +124,10 @@ void poison_buffer(int cuda, void *p, size_t bytes);
 void copy_picked(int cuda, void *dst, const void *src, size_t rs, const size_t *rows,
                  size_t count);
 
+/* Append printf-style text to the string in buf (size bytes in all), cut
+ * to fit: a point's check column. */
+void append_check(char *buf, size_t size, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
 /* --blocks: the block count for n's size bucket (nothing else changes). */
 void apply_blocks(struct run *run, size_t n);
 /* A header line: the blocks gpureduce launches at n and where they come from. */

@@ -21,7 +21,6 @@
 #endif
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -400,15 +399,6 @@ static size_t compare_results(struct seg_ctx *sc, const struct seg_point *p,
   return wrong;
 }
 
-static void add_check(struct seg_point *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void add_check(struct seg_point *p, const char *fmt, ...) {
-  const size_t len = strlen(p->check);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(p->check + len, sizeof p->check - len, fmt, ap);
-  va_end(ap);
-}
-
 static void seg_check(struct seg_ctx *sc, struct seg_point *p, const struct seg_bufs *b,
                       const struct seg_layout *l, const struct segments_call *call,
                       const struct rows_call *rc, const struct cub_offsets_call *cc) {
@@ -436,19 +426,19 @@ static void seg_check(struct seg_ctx *sc, struct seg_point *p, const struct seg_
   sc->run->wrong += (gr_wrong > 0) + (rows_wrong > 0) + (cub_wrong > 0);
   if (p->gr_status != GPUREDUCE_SUCCESS) {
     const char *name = gpureduce_status_name(p->gr_status);
-    add_check(p, "FAILED:%s", name ? name : "unknown status");
+    append_check(p->check, sizeof p->check, "FAILED:%s", name ? name : "unknown status");
   } else if (gr_wrong) {
-    add_check(p, "WRONG:%zu/%zu", gr_wrong, count);
+    append_check(p->check, sizeof p->check, "WRONG:%zu/%zu", gr_wrong, count);
   }
   if (p->rows && p->rows_status != GPUREDUCE_SUCCESS) {
     const char *name = gpureduce_status_name(p->rows_status);
-    add_check(p, "%sbatched:%s", p->check[0] ? "," : "FAILED:", name ? name : "unknown status");
+    append_check(p->check, sizeof p->check, "%sbatched:%s", p->check[0] ? "," : "FAILED:", name ? name : "unknown status");
   } else if (rows_wrong) {
-    add_check(p, "%sbatched:%zu/%zu", p->check[0] ? "," : "WRONG:", rows_wrong, count);
+    append_check(p->check, sizeof p->check, "%sbatched:%zu/%zu", p->check[0] ? "," : "WRONG:", rows_wrong, count);
   }
-  if (cub_wrong) add_check(p, "%scub:%zu/%zu", p->check[0] ? "," : "WRONG:", cub_wrong, count);
-  if (!p->check[0] && count < p->segments) add_check(p, "ok (%zu)", count);
-  if (!p->check[0]) add_check(p, "ok");
+  if (cub_wrong) append_check(p->check, sizeof p->check, "%scub:%zu/%zu", p->check[0] ? "," : "WRONG:", cub_wrong, count);
+  if (!p->check[0] && count < p->segments) append_check(p->check, sizeof p->check, "ok (%zu)", count);
+  if (!p->check[0]) append_check(p->check, sizeof p->check, "ok");
 }
 
 /* ---- one row ----------------------------------------------------------------- */
