@@ -203,8 +203,10 @@ typedef enum gpureduce_type {
  * GPUREDUCE_NO_INDEX and the empty-input value of MIN (for ARGMIN) or MAX
  * (for ARGMAX): +inf or the type's largest value, -inf or its lowest.
  * Any other op, or GPUREDUCE_ACCUMULATE_F64 with it, is
- * GPUREDUCE_ERROR_UNSUPPORTED.  (On CUDA handles the flag is not
- * implemented yet: the calls return GPUREDUCE_ERROR_UNSUPPORTED.)
+ * GPUREDUCE_ERROR_UNSUPPORTED.  Both backends give the same bytes; on
+ * CUDA it is the same single launch as the call without the flag, with
+ * the same block counts (gpureduce_set_blocks() and gpureduce_autotune()
+ * with the flag set the plain operation's).
  */
 #define GPUREDUCE_WITH_VALUE 0x2u
 

@@ -50,10 +50,3 @@ gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *inpu
                    gpureduce_op_name(op));
   return GPUREDUCE_SUCCESS;
 }
-
-gpureduce_status_t gr_check_backend_flags(struct gpureduce_handle *h, unsigned flags) {
-  if (h->device != GPUREDUCE_DEVICE_HOST && (flags & GPUREDUCE_WITH_VALUE))
-    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
-                   "GPUREDUCE_WITH_VALUE is not yet implemented on CUDA");
-  return GPUREDUCE_SUCCESS;
-}

@@ -33,12 +33,6 @@ gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *inpu
                                     const void *output, uint64_t n, gpureduce_type_t type,
                                     gpureduce_op_t op, size_t result_size);
 
-/* The flags the handle's backend has, right after gr_check_kind(), so
- * that every call with a flag the backend lacks fails, even one with
- * nothing to do (batch or segments 0): GPUREDUCE_WITH_VALUE on a CUDA
- * handle (UNSUPPORTED: no kernel writes the value yet). */
-gpureduce_status_t gr_check_backend_flags(struct gpureduce_handle *h, unsigned flags);
-
 #ifdef __cplusplus
 }
 #endif

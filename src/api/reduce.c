@@ -21,7 +21,6 @@ gpureduce_status_t gpureduce_reduce(const void *input, void *output, size_t n,
   size_t rs;
   gpureduce_status_t s;
   if ((s = gr_check_kind(h, type, op, flags, &rs)) != GPUREDUCE_SUCCESS) return s;
-  if ((s = gr_check_backend_flags(h, flags)) != GPUREDUCE_SUCCESS) return s;
   if ((s = gr_check_buffers(h, input, output, n, type, op, rs)) != GPUREDUCE_SUCCESS) return s;
   if (n > 0 && (s = gr_check_space(h, input, "input")) != GPUREDUCE_SUCCESS) return s;
   if ((s = gr_check_space(h, output, "output")) != GPUREDUCE_SUCCESS) return s;

@@ -17,8 +17,7 @@
 
 const void *gr::reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if (gpureduce_result_size(type, op, flags) == 0) return nullptr;
-  /* the kernels take GPUREDUCE_ACCUMULATE_F64 alone: none has GPUREDUCE_WITH_VALUE */
-  if (flags & ~GPUREDUCE_ACCUMULATE_F64) return nullptr;
+  if (flags & GPUREDUCE_WITH_VALUE) return with_value_kernels_for(type, op).reduce;
   if (is_floating(type_family(type)))
     return float_kernel_for(type, op, (flags & GPUREDUCE_ACCUMULATE_F64) != 0);
   return int_kernel_for(type, op);

@@ -90,27 +90,41 @@ struct BatchedKernels {
 };
 
 /* reduce_kernel<Op> of (type, op, flags) as the address cudaLaunchKernel
- * takes, or nullptr for a combination without a meaning or without a
- * kernel (a flag other than GPUREDUCE_ACCUMULATE_F64).  Defined in
+ * takes, or nullptr for a combination without a meaning.  Defined in
  * instantiate_float.cu and instantiate_int.cu, one file a type family so
- * that they compile in parallel. */
+ * that they compile in parallel; GPUREDUCE_WITH_VALUE's in
+ * instantiate_with_value_float.cu and _int.cu (WithValueKernels below). */
 const void *reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 const void *float_kernel_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 const void *int_kernel_for(gpureduce_type_t type, gpureduce_op_t op);
 
 /* The batched kernels of (type, op, flags), all nullptr for a combination
- * without a meaning or without a kernel (as above).  Defined in
+ * without a meaning (as above).  Defined in
  * instantiate_batched_float.cu and instantiate_batched_int.cu. */
 BatchedKernels batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 BatchedKernels float_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 BatchedKernels int_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
 
 /* segments_kernel<Op> of (type, op, flags), nullptr for a combination
- * without a meaning or without a kernel (as above).  Defined in
+ * without a meaning (as above).  Defined in
  * instantiate_segments_float.cu and instantiate_segments_int.cu. */
 const void *segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 const void *float_segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 const void *int_segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op);
+
+/* The kernels of ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE
+ * (ArgMinMaxWithValue, ops.cuh) for the three calls, all nullptr for
+ * another op.  Defined in instantiate_with_value_float.cu and
+ * instantiate_with_value_int.cu, apart from the rows above so that they
+ * compile in parallel with them. */
+struct WithValueKernels {
+  const void *reduce;
+  BatchedKernels batched;
+  const void *segments;
+};
+WithValueKernels with_value_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
+WithValueKernels float_with_value_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
+WithValueKernels int_with_value_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
 
 } /* namespace gr */
 

@@ -82,8 +82,7 @@ uint64_t magnitude(int64_t s) { return s < 0 ? (uint64_t)0 - (uint64_t)s : (uint
 gr::BatchedKernels gr::batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op,
                                            unsigned flags) {
   if (gpureduce_result_size(type, op, flags) == 0) return BatchedKernels{};
-  /* the kernels take GPUREDUCE_ACCUMULATE_F64 alone: none has GPUREDUCE_WITH_VALUE */
-  if (flags & ~GPUREDUCE_ACCUMULATE_F64) return BatchedKernels{};
+  if (flags & GPUREDUCE_WITH_VALUE) return with_value_kernels_for(type, op).batched;
   if (is_floating(type_family(type)))
     return float_batched_kernels_for(type, op, (flags & GPUREDUCE_ACCUMULATE_F64) != 0);
   return int_batched_kernels_for(type, op);

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <cuda_fp16.h>
@@ -277,7 +278,45 @@ template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
     return a.i < b.i ? a : b;
   }
   __device__ static Out finish(Acc a) { return a.i; }
-  __device__ static Out empty() { return UINT64_MAX; } /* never written */
+  /* GPUREDUCE_NO_INDEX: an empty segment's (the 1-D call refuses n == 0) */
+  __device__ static Out empty() { return UINT64_MAX; }
+};
+
+/* The 16-byte result of ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE: the
+ * index at byte 0, the element at byte 8 in its own type (the low bytes
+ * of `value`, little-endian), zeros up to byte 16.  Written with one
+ * 16-byte store: the API checks that the output is 16-byte aligned. */
+struct alignas(16) IndexWithValue {
+  uint64_t index;
+  uint64_t value;
+};
+
+/* ARGMIN or ARGMAX with GPUREDUCE_WITH_VALUE: the same accumulator, lanes
+ * and combination as ArgMinMax (so the same index), and a result that
+ * also holds the winner's value, written as MIN or MAX would write that
+ * one element (the canonical quiet NaN; a zero keeps its sign). */
+template <gpureduce_type_t T, bool IsMax> struct ArgMinMaxWithValue : ArgMinMax<T, IsMax> {
+  using Base = ArgMinMax<T, IsMax>;
+  using Acc = typename Base::Acc;
+  using Out = IndexWithValue;
+  using Value = MinMax<T, IsMax>;
+
+  __device__ static Out finish(Acc a) { return Out{a.i, bits_of(Value::finish(a.v))}; }
+  /* an empty segment's: GPUREDUCE_NO_INDEX and MIN's or MAX's empty value */
+  __device__ static Out empty() { return Out{UINT64_MAX, bits_of(Value::empty())}; }
+
+ private:
+  __device__ static uint64_t bits_of(typename Value::Out x) {
+    using In = typename Value::Out;
+    using Bits = typename std::conditional<
+        sizeof(In) == 1, uint8_t,
+        typename std::conditional<sizeof(In) == 2, uint16_t,
+                                  typename std::conditional<sizeof(In) == 4, uint32_t,
+                                                            uint64_t>::type>::type>::type;
+    Bits b;
+    memcpy(&b, &x, sizeof b);
+    return (uint64_t)b;
+  }
 };
 
 /* ---- the operation for (type, op, flags) --------------------------------- */
@@ -291,6 +330,8 @@ template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MIN, F64> { us
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MAX, F64> { using type = MinMax<T, true>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMIN, F64> { using type = ArgMinMax<T, false>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMAX, F64> { using type = ArgMinMax<T, true>; };
+/* GPUREDUCE_WITH_VALUE's operations are ArgMinMaxWithValue, instantiated
+ * apart (instantiate_with_value.cuh). */
 
 } /* namespace gr */
 

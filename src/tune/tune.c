@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include "api/args.h"
 #include "api/handle.h"
 #include "cuda/cuda.h"
 #include "order/order.h"
@@ -21,7 +20,7 @@ static gpureduce_status_t check_tunable(gpureduce_handle_t h, gpureduce_type_t t
   if (gpureduce_result_size(type, op, flags) == 0)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no reduction for type %d, op %d, flags 0x%x",
                    (int)type, (int)op, flags);
-  return gr_check_backend_flags(h, flags);
+  return GPUREDUCE_SUCCESS;
 }
 
 gpureduce_status_t gpureduce_get_blocks(gpureduce_handle_t h, gpureduce_type_t type,

@@ -606,7 +606,9 @@ static void cuda_block_counts(void **state) {
                {GPUREDUCE_F32, GPUREDUCE_ARGMIN, 0},
                {GPUREDUCE_F16, GPUREDUCE_SUM_SQUARES, 0},
                {GPUREDUCE_F64, GPUREDUCE_SUM, 0},
-               {GPUREDUCE_I8, GPUREDUCE_SUM, 0}};
+               {GPUREDUCE_I8, GPUREDUCE_SUM, 0},
+               /* shares plain argmax's block counts; its index is checked here, its value in test-with-value */
+               {GPUREDUCE_BF16, GPUREDUCE_ARGMAX, GPUREDUCE_WITH_VALUE}};
   const unsigned blocks[] = {1, 2, 3, 7, 64, 1000, 4096};
   tu_rng r;
   tu_rng_init(&r, "block counts");
@@ -647,59 +649,6 @@ static void cuda_block_counts(void **state) {
   }
 }
 
-/* GPUREDUCE_WITH_VALUE has no CUDA kernel yet: every call with it on a
- * CUDA handle, even one with nothing to do, says so and writes nothing,
- * and the tuning calls refuse it too (until the kernels land and
- * tests/lib/withvalue.c runs here). */
-static void cuda_with_value_pending(void **state) {
-  (void)state;
-  const gpureduce_handle_t h = battery_handle();
-  const float x[4] = {3, 1, 4, 1};
-  const uint64_t off[3] = {0, 2, 4};
-  float *d = dmalloc(sizeof x);
-  uint64_t *d_off = dmalloc(sizeof off);
-  CK(cudaMemcpy(d, x, sizeof x, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(d_off, off, sizeof off, cudaMemcpyHostToDevice));
-  unsigned char ob[OUT_BYTES];
-  memset(ob, OUT_FILL, sizeof ob);
-  CK(cudaMemcpy(d_out, ob, sizeof ob, cudaMemcpyHostToDevice));
-  const char *word = "not yet implemented on CUDA";
-  gpureduce_status_t s = gpureduce_reduce(d, d_out, 4, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
-                                          GPUREDUCE_WITH_VALUE, h);
-  CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
-  check_failed(h, GPUREDUCE_ERROR_UNSUPPORTED, s, ob, OUT_FILL, OUT_BYTES, word,
-               "gpureduce_reduce of f32 argmin with value on CUDA");
-  s = gpureduce_reduce_batched(d, d_out, 2, 2, 2, 1, GPUREDUCE_F32, GPUREDUCE_ARGMAX,
-                               GPUREDUCE_WITH_VALUE, h);
-  CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
-  check_failed(h, GPUREDUCE_ERROR_UNSUPPORTED, s, ob, OUT_FILL, OUT_BYTES, word,
-               "gpureduce_reduce_batched of f32 argmax with value on CUDA");
-  s = gpureduce_reduce_batched(NULL, NULL, 0, 2, 2, 1, GPUREDUCE_F32, GPUREDUCE_ARGMAX,
-                               GPUREDUCE_WITH_VALUE, h);
-  check_status(GPUREDUCE_ERROR_UNSUPPORTED, s, "batch 0 of argmax with value on CUDA");
-  s = gpureduce_reduce_segments(d, d_out, d_off, 2, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
-                                GPUREDUCE_WITH_VALUE, h);
-  CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
-  check_failed(h, GPUREDUCE_ERROR_UNSUPPORTED, s, ob, OUT_FILL, OUT_BYTES, word,
-               "gpureduce_reduce_segments of f32 argmin with value on CUDA");
-  s = gpureduce_reduce_segments(NULL, NULL, NULL, 0, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
-                                GPUREDUCE_WITH_VALUE, h);
-  check_status(GPUREDUCE_ERROR_UNSUPPORTED, s, "0 segments of argmin with value on CUDA");
-  check_status(GPUREDUCE_ERROR_UNSUPPORTED,
-               gpureduce_set_blocks(h, GPUREDUCE_F32, GPUREDUCE_ARGMIN, GPUREDUCE_WITH_VALUE,
-                                    1000, 8),
-               "gpureduce_set_blocks of argmin with value on CUDA");
-  check_status(GPUREDUCE_ERROR_UNSUPPORTED,
-               gpureduce_autotune(h, GPUREDUCE_F32, GPUREDUCE_ARGMIN, GPUREDUCE_WITH_VALUE,
-                                  1000, NULL, 0, NULL),
-               "gpureduce_autotune of argmin with value on CUDA");
-  /* and the plain argmin still runs */
-  check_bits(1, dev_result(d, 4, GPUREDUCE_F32, GPUREDUCE_ARGMIN, 0, "f32 argmin of {3, 1, 4, 1}"),
-             "f32 argmin of {3, 1, 4, 1} on CUDA after the refusals: index 1");
-  cudaFree(d);
-  cudaFree(d_off);
-}
-
 int main(void) {
   if (!tu_have_cuda()) {
     printf("1..0 # SKIP no CUDA device\n");
@@ -722,7 +671,6 @@ int main(void) {
       cmocka_unit_test(cuda_set_stream),
       cmocka_unit_test(cuda_queued_launches),
       cmocka_unit_test(cuda_block_counts),
-      cmocka_unit_test(cuda_with_value_pending),
   };
   return cmocka_run_group_tests_name("test-cuda", tests, cuda_setup, cuda_teardown);
 }
