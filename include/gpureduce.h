@@ -9,8 +9,8 @@
  * `void *` (a cudaStream_t cast to void *).  It is an umbrella over
  *   gpureduce/base.h    statuses, operations, types, handles, names;
  *   gpureduce/reduce.h  the reduction of one array, of a batch of vectors
- *                       or of segments given by offsets, and the order's
- *                       constants;
+ *                       or of segments given by offsets, the dot products,
+ *                       and the order's constants;
  *   gpureduce/ladder.h  the classic kernels as teaching rungs;
  *   gpureduce/tune.h    block counts, the autotuner and its cache;
  * which stop with #error when included on their own.
@@ -44,6 +44,10 @@
  *   ARGMIN, ARGMAX with GPUREDUCE_WITH_VALUE, any type: 16 bytes, the
  *     uint64_t index at byte 0 and the element at byte 8 in the input type
  *     (written as MIN/MAX write it), zero bytes after it
+ *
+ *   gpureduce_dot() and gpureduce_dot_batched() take SUM's column: the
+ *   products x[i]*y[i], each rounded to the accumulator, summed in the
+ *   reduction order.
  *
  * F16 is IEEE binary16 and BF16 is bfloat16, both passed as 16-bit patterns
  * (uint16_t); MIN and MAX of them return the 16-bit pattern of the element.
@@ -99,7 +103,11 @@
  *   gpureduce_reduce_batched() computes each vector in this order on its
  *   own, indexed from its own first element, so each result has the bits
  *   of gpureduce_reduce() on that vector alone; so does
- *   gpureduce_reduce_segments() with each segment.
+ *   gpureduce_reduce_segments() with each segment.  gpureduce_dot() sums
+ *   the products x[i]*y[i] (rounded to the accumulator) in this order, so
+ *   with an accumulator of the element type (F32, F64) it has the bits of
+ *   SUM over those products rounded to that type; gpureduce_dot_batched()
+ *   does so for each pair of rows on its own.
  *   MIN, MAX, ARGMIN, ARGMAX and all integer operations do not depend on
  *   the order: their answers are fixed by the rules above.
  *

@@ -495,6 +495,40 @@ AS_IF([test "x$gr_have_cub" = xyes],
 AM_CONDITIONAL([HAVE_CUB], [test "x$gr_have_cub" = xyes])
 ])
 
+# GR_CUDA_CUBLAS
+# --------------
+# Whether a C program links cuBLAS (cublas_v2.h, -lcublas, next to the
+# CUDA runtime of GR_CUDA_RUNTIME): reduce-bench times cublasSdot and
+# cublasDdot beside gpureduce_dot.  Optional, like CUB; the library never
+# links it.  Defines HAVE_CUBLAS, substitutes CUBLAS_LIBS, sets
+# gr_have_cublas.
+AC_DEFUN([GR_CUDA_CUBLAS], [
+AC_REQUIRE([GR_CUDA_RUNTIME])
+AC_ARG_WITH([cublas],
+  [AS_HELP_STRING([--without-cublas], [do not compare the benchmark's dot products with cuBLAS @<:@default: use cuBLAS when it links@:>@])],
+  [], [with_cublas=check])
+gr_have_cublas=no
+CUBLAS_LIBS=
+AS_IF([test "x$with_cublas" != xno], [
+  AC_MSG_CHECKING([whether a program links cuBLAS])
+  gr_save_CPPFLAGS=$CPPFLAGS
+  gr_save_LIBS=$LIBS
+  CPPFLAGS="$CPPFLAGS $CUDA_CPPFLAGS"
+  LIBS="$CUDA_LDFLAGS -lcublas $CUDA_LIBS $LIBS"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <cublas_v2.h>]],
+      [[cublasHandle_t h; float r; (void)cublasSdot (h, 0, 0, 1, 0, 1, &r);
+        return cublasCreate (&h) != CUBLAS_STATUS_SUCCESS;]])],
+    [gr_have_cublas=yes; CUBLAS_LIBS="$CUDA_LDFLAGS -lcublas"])
+  CPPFLAGS=$gr_save_CPPFLAGS
+  LIBS=$gr_save_LIBS
+  AC_MSG_RESULT([$gr_have_cublas])
+  AS_IF([test "x$with_cublas$gr_have_cublas" = xyesno],
+    [AC_MSG_ERROR([--with-cublas: cannot link cuBLAS (cublas_v2.h, -lcublas; see config.log)])])])
+AS_IF([test "x$gr_have_cublas" = xyes],
+  [AC_DEFINE([HAVE_CUBLAS], [1], [Define to 1 if reduce-bench links cuBLAS.])])
+AC_SUBST([CUBLAS_LIBS])
+])
+
 # _GR_NVCC_HOST_TRY(FLAGS)
 # ------------------------
 # gr_host_ok=yes when $gr_host_cmd FLAGS compiles conftest.cu and prints

@@ -178,7 +178,9 @@ typedef enum gpureduce_type {
 #define GPUREDUCE_TYPE_COUNT 10
 
 /** Flag for gpureduce_reduce(): accumulate an F32 SUM, PROD, SUM_ABS or
- *  SUM_SQUARES in double and return a double. */
+ *  SUM_SQUARES in double and return a double; for gpureduce_dot() and
+ *  gpureduce_dot_batched(): multiply and accumulate F32 elements in
+ *  double and return a double. */
 #define GPUREDUCE_ACCUMULATE_F64 0x1u
 
 /**

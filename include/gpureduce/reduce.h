@@ -1,7 +1,8 @@
 /*
  * gpureduce/reduce.h - the reduction of one array, of a batch of vectors
  * (the rows or columns of a strided matrix) or of the segments of an array
- * given by offsets (the rows of a CSR matrix), and the constants of the
+ * given by offsets (the rows of a CSR matrix), the dot product of two
+ * arrays (or of the rows of two matrices), and the constants of the
  * reduction order.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
@@ -274,6 +275,142 @@ GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
 gpureduce_reduce_segments(const void *input, void *output, const uint64_t *offsets,
                           size_t segments, gpureduce_type_t type, gpureduce_op_t op,
                           unsigned flags, gpureduce_handle_t handle);
+
+/**
+ * Dot product of two vectors of n elements: the sum of x[i]*y[i].
+ *
+ * The result has SUM's type and accumulator (the table in <gpureduce.h>):
+ * F16 and BF16 multiply and accumulate in float (an F16 product is exact
+ * in float, a BF16 one too unless it overflows or underflows float's
+ * range), F32 in float, or in double with GPUREDUCE_ACCUMULATE_F64 (the
+ * products are then exact), F64 in double; integers widen to 64 bits,
+ * multiply and add modulo 2^64 (int64_t or uint64_t result).  Each
+ * product is rounded to the accumulator type before it is added (no fused
+ * multiply-add on either backend), and the products are summed in the
+ * order of doc/ORDER.md with lift(i) = x[i]*y[i] and the chunk width V of
+ * the element type.  So, when the accumulator is the element type (F32
+ * without flags, F64), gpureduce_dot(x, y) has exactly the bits of
+ * gpureduce_reduce() SUM over z[i] = x[i]*y[i] rounded to that type.
+ * Example: the F32 vectors x = {1, 2, 3}, y = {4, -5, 0.5} give
+ * 4 - 10 + 1.5 = -4.5; n == 0 gives +0.  A NaN product (a NaN element, or
+ * 0 times inf) makes the result the canonical quiet NaN; the sum of
+ * products that are all -0 is -0.
+ *
+ * @param x, y    the first elements of the two vectors, n elements each,
+ *                contiguous.  On a CUDA handle, device memory of the
+ *                handle's device (or managed memory); on the host handle,
+ *                host memory.  Each aligned to the element size, at any
+ *                offset (x and y need not share an alignment); every such
+ *                address gives the same bits.  x and y may be the same
+ *                vector (dot(x, x) is SUM_SQUARES).  May be NULL when
+ *                n == 0.  Only x[0 .. n-1] and y[0 .. n-1] are read.
+ * @param output  gpureduce_result_size(type, GPUREDUCE_SUM, flags) bytes
+ *                in the same memory space, aligned to that size.  Must not
+ *                overlap x[0 .. n-1] or y[0 .. n-1] (the call checks).
+ * @param n       count of elements of each vector (not bytes); any value,
+ *                0 included.
+ * @param type    element type of both vectors.
+ * @param flags   0, or GPUREDUCE_ACCUMULATE_F64 for F32.
+ * @param handle  from gpureduce_create().
+ *
+ * On a CUDA handle the work is one kernel enqueued on the handle's stream
+ * (the 1-D reduction's kernel with two inputs: its 16-byte loads of x and
+ * y stay in flight together, whatever their alignments); the call
+ * allocates nothing, returns without synchronizing, and may be captured
+ * in a CUDA graph.  On the host handle the call is synchronous.  The
+ * result is the same bits on every run, with every launch shape and on
+ * both backends.
+ *
+ * @return GPUREDUCE_SUCCESS;
+ *         GPUREDUCE_ERROR_INVALID_HANDLE;
+ *         GPUREDUCE_ERROR_UNSUPPORTED (unknown type, or
+ *         GPUREDUCE_ACCUMULATE_F64 with a type other than F32);
+ *         GPUREDUCE_ERROR_INVALID_ARGUMENT (unknown flags, NULL output,
+ *         NULL x or y with n > 0, x or y not aligned to its element size,
+ *         output not aligned to its result size, x or y extending beyond
+ *         the end of the address space, an output overlapping x or y);
+ *         GPUREDUCE_ERROR_WRONG_MEMORY_SPACE (x, y or output);
+ *         GPUREDUCE_ERROR_CUDA (the launch failed).
+ *         The checks run in this order: type and flags; the NULL
+ *         pointers (output, x, y); the alignment (x, y, output); the
+ *         address ranges and the overlap; the memory spaces.  On every
+ *         error the output is untouched and gpureduce_last_message() says
+ *         what was wrong.
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_dot(const void *x, const void *y, void *output, size_t n, gpureduce_type_t type,
+              unsigned flags, gpureduce_handle_t handle);
+
+/**
+ * The dot products of `batch` pairs of rows, in one call: row b of x is
+ * the n contiguous elements from x + b*x_batch_stride, row b of y those
+ * from y + b*y_batch_stride (strides in elements, not bytes), and result
+ * b, their dot product, is written b * gpureduce_result_size(type,
+ * GPUREDUCE_SUM, flags) bytes after output (the results are contiguous).
+ * Strides may be negative or zero, as for gpureduce_reduce_batched():
+ * rows may overlap or repeat, and with y_batch_stride 0 every row of x is
+ * multiplied by the one vector y (a matrix-vector product, row by row).
+ * Example: the F32 row-major 2 x 3 matrix X = {{1, 2, 3}, {4, 5, 6}}
+ * (stride 3) with the vector y = {1, 0, -1} (stride 0) gives {-2, -2}.
+ *
+ * Result b has the exact bits gpureduce_dot() gives for row b of x and
+ * row b of y on their own, for every type and flag, whatever batch, the
+ * strides, the rows' alignments, the launch shape, the GPU or the
+ * backend.
+ *
+ * @param x, y    row 0 of each (with negative strides not the lowest
+ *                address).  Memory space and alignment as for
+ *                gpureduce_dot(), for every row; each row at any
+ *                element-aligned address.  May be NULL when n == 0.
+ * @param output  batch results in the same memory space, aligned to the
+ *                result size.  Must not overlap the span of x or of y
+ *                (from the lowest element of any row to the highest, gaps
+ *                between rows included: a conservative check, as in
+ *                gpureduce_reduce_batched()).
+ * @param batch   count of rows; 0 succeeds and writes nothing (the
+ *                pointers may then be NULL; only type and flags are
+ *                checked).
+ * @param n       elements of each row; 0 writes +0 (0 for integers) for
+ *                every row.
+ * @param x_batch_stride, y_batch_stride  elements from row b's element 0
+ *                to row b+1's: any int64_t.
+ * @param type, flags, handle  as for gpureduce_dot().
+ *
+ * Every element offset b*stride + i of either input, and its offset in
+ * bytes, must fit in int64_t, and every element must lie inside the
+ * address space; the call checks this before it reads anything.
+ *
+ * On a CUDA handle the work is one kernel enqueued on the handle's
+ * stream, chosen by the row length (a warp a row for rows of up to a
+ * tile, blocks over the tile groups of each longer row, as
+ * gpureduce_reduce_batched() does), with no allocation (the handle's
+ * workspace serves every shape) and no synchronization; it may be
+ * captured in a CUDA graph.  On the host handle the call is synchronous.
+ *
+ * @return GPUREDUCE_SUCCESS (batch == 0 included);
+ *         GPUREDUCE_ERROR_INVALID_HANDLE;
+ *         GPUREDUCE_ERROR_UNSUPPORTED (as for gpureduce_dot());
+ *         GPUREDUCE_ERROR_INVALID_ARGUMENT (unknown flags; and with
+ *         batch > 0: NULL output, NULL x or y with n > 0, x or y not
+ *         aligned to its element size, output not aligned to its result
+ *         size, element offsets or their byte offsets that overflow
+ *         int64_t, elements beyond either end of the address space, a
+ *         batch * result size that overflows size_t or an output beyond
+ *         the end of the address space, an output overlapping the span of
+ *         x or of y);
+ *         GPUREDUCE_ERROR_WRONG_MEMORY_SPACE (the lowest element of x or
+ *         of y, or the output);
+ *         GPUREDUCE_ERROR_CUDA (the launch failed).
+ *         The checks run in this order: type and flags; batch == 0; the
+ *         NULL pointers (output, x, y); the alignment (x, y, output); the
+ *         offsets of x, then of y; the output's size; the overlap with x,
+ *         then with y; the memory spaces.  On every error the output is
+ *         untouched and gpureduce_last_message() says what was wrong.
+ */
+GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
+gpureduce_dot_batched(const void *x, const void *y, void *output, size_t batch, size_t n,
+                      int64_t x_batch_stride, int64_t y_batch_stride, gpureduce_type_t type,
+                      unsigned flags, gpureduce_handle_t handle);
 
 /**
  * Sum of n floats: gpureduce_reduce(input, output, n, GPUREDUCE_F32,

@@ -1,8 +1,10 @@
 /*
  * api/args.c - the argument checks shared by the reduction entry points
- * (api/args.h): api/reduce.c, api/batched.c and api/segments.c.
+ * (api/args.h): api/reduce.c, api/batched.c, api/segments.c and api/dot.c.
  */
 #include "config.h"
+
+#include <inttypes.h>
 
 #include "api/args.h"
 
@@ -35,18 +37,98 @@ gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *inpu
                                     const void *output, uint64_t n, gpureduce_type_t type,
                                     gpureduce_op_t op, size_t result_size) {
   if (!output) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "output is NULL");
-  if (n > 0 && !input)
-    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "input is NULL with n = %llu",
-                   (unsigned long long)n);
-  if (n > 0 && (uintptr_t)input % gpureduce_type_size(type))
-    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                   "input %p is not aligned to its %u-byte elements", input,
-                   (unsigned)gpureduce_type_size(type));
+  gpureduce_status_t s;
+  if ((s = gr_check_input(h, input, n, type, "input")) != GPUREDUCE_SUCCESS) return s;
   if ((uintptr_t)output % result_size)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
                    "output %p is not aligned to its %zu-byte result", output, result_size);
   if (n == 0 && (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX))
     return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of zero elements has no index",
                    gpureduce_op_name(op));
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gr_check_input(struct gpureduce_handle *h, const void *input, uint64_t n,
+                                  gpureduce_type_t type, const char *name) {
+  if (n > 0 && !input)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "%s is NULL with n = %llu", name,
+                   (unsigned long long)n);
+  if (n > 0 && (uintptr_t)input % gpureduce_type_size(type))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "%s %p is not aligned to its %u-byte elements", name, input,
+                   (unsigned)gpureduce_type_size(type));
+  return GPUREDUCE_SUCCESS;
+}
+
+/* *out = count * stride in int64_t; 0 when it does not fit. */
+static int mul_i64(uint64_t count, int64_t stride, int64_t *out) {
+  if (count == 0 || stride == 0) {
+    *out = 0;
+    return 1;
+  }
+  if (count > (uint64_t)INT64_MAX) return 0;
+  const int64_t c = (int64_t)count;
+  if (stride > 0 ? stride > INT64_MAX / c : stride < INT64_MIN / c) return 0;
+  *out = c * stride;
+  return 1;
+}
+
+/* *out = a + b in int64_t; 0 when it does not fit. */
+static int add_i64(int64_t a, int64_t b, int64_t *out) {
+  if (b > 0 ? a > INT64_MAX - b : a < INT64_MIN - b) return 0;
+  *out = a + b;
+  return 1;
+}
+
+gpureduce_status_t gr_input_span(struct gpureduce_handle *h, const char *name,
+                                 const void *input, uint64_t batch, uint64_t n,
+                                 int64_t batch_stride, int64_t element_stride, unsigned size,
+                                 int64_t *lo, int64_t *hi) {
+  int64_t last_vector, last_element, lo_e, hi_e;
+  if (!mul_i64(batch - 1, batch_stride, &last_vector) ||
+      !mul_i64(n - 1, element_stride, &last_element) ||
+      !add_i64(last_vector < 0 ? last_vector : 0, last_element < 0 ? last_element : 0, &lo_e) ||
+      !add_i64(last_vector > 0 ? last_vector : 0, last_element > 0 ? last_element : 0, &hi_e))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the element offsets b*batch_stride + i*element_stride of %s overflow "
+                   "int64_t (batch %" PRIu64 ", n %" PRIu64 ", batch_stride %" PRId64
+                   ", element_stride %" PRId64 ")",
+                   name, batch, n, batch_stride, element_stride);
+  int64_t lo_b, hi_b;
+  if (!mul_i64(size, lo_e, &lo_b) || !mul_i64(size, hi_e, &hi_b))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the byte offsets of elements %" PRId64 " .. %" PRId64
+                   " (of %u bytes) from %s overflow int64_t",
+                   lo_e, hi_e, size, name);
+  hi_b += (int64_t)size - 1; /* a multiple of size up to INT64_MAX leaves room for it */
+  const uint64_t at = (uint64_t)(uintptr_t)input;
+  if (at < (uint64_t)0 - (uint64_t)lo_b || (uint64_t)hi_b > (uint64_t)UINTPTR_MAX - at)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the elements from %s %p %+" PRId64 " to %+" PRId64
+                   " bytes wrap around the address space",
+                   name, input, lo_b, hi_b);
+  *lo = lo_b;
+  *hi = hi_b;
+  return GPUREDUCE_SUCCESS;
+}
+
+int gr_overlaps(const void *a, uint64_t a_bytes, const void *b, int64_t b_lo, int64_t b_hi) {
+  const uint64_t a0 = (uint64_t)(uintptr_t)a, a1 = a0 + (a_bytes - 1);
+  const uint64_t b0 = (uint64_t)(uintptr_t)b - ((uint64_t)0 - (uint64_t)b_lo);
+  const uint64_t b1 = (uint64_t)(uintptr_t)b + (uint64_t)b_hi;
+  return a0 <= b1 && b0 <= a1;
+}
+
+gpureduce_status_t gr_output_span(struct gpureduce_handle *h, const void *output, size_t count,
+                                  size_t result_size, uint64_t *bytes) {
+  if (count > SIZE_MAX / result_size)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "batch %zu times the %zu-byte result overflows size_t", count, result_size);
+  const uint64_t at = (uint64_t)(uintptr_t)output, total = (uint64_t)count * result_size;
+  if (total - 1 > (uint64_t)UINTPTR_MAX - at)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the output's %" PRIu64 " bytes from %p wrap around the address space",
+                   total, output);
+  *bytes = total;
   return GPUREDUCE_SUCCESS;
 }

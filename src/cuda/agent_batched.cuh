@@ -187,6 +187,24 @@ __device__ __forceinline__ void load_shifted_round(const In *x, uint64_t n, uint
   }
 }
 
+/* The chunks round_first/V + t + 32j (j < 8) of vector x for thread t of
+ * a warp, one round of warp_tile: shifted loads (load_shifted_round) when
+ * the vector is contiguous and misaligned, else load_vector_chunk. */
+template <class In>
+__device__ __forceinline__ void load_warp_round(const In *x, int64_t stride, uint64_t n,
+                                                uint64_t round_first, unsigned t,
+                                                ChunkData (&c)[8]) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  const unsigned m = (unsigned)(reinterpret_cast<uintptr_t>(x) % GR_CHUNK_BYTES);
+  if (stride == 1 && m != 0) { /* the same for the whole warp */
+    load_shifted_round(x, n, round_first / V, m, t, c);
+  } else {
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      c[j] = load_vector_chunk<In, false>(x, stride, n, round_first + (uint64_t)(t + 32 * j) * V);
+  }
+}
+
 /* warp: the value of tile `tile` of vector x, computed by the 32 threads of
  * a warp (thread t = lane of the warp), in lane 0. */
 template <class Op>
@@ -198,21 +216,12 @@ __device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, 
 #pragma unroll
   for (int j = 0; j < 8; ++j) lane[j] = Op::identity();
   const uint64_t tile_first = tile * GR_TILE_CHUNKS * V;
-  const unsigned m = (unsigned)(reinterpret_cast<uintptr_t>(x) % GR_CHUNK_BYTES);
-  const bool shifted = stride == 1 && m != 0; /* the same for the whole warp */
 #pragma unroll 1
   for (int k = 0; k < kChunksPerLane; ++k) {
     const uint64_t round_first = tile_first + (uint64_t)k * kThreads * V;
     if (round_first >= n) break; /* the same for the whole warp */
     ChunkData c[8];
-    if (shifted) {
-      load_shifted_round(x, n, round_first / V, m, t, c);
-    } else {
-#pragma unroll
-      for (int j = 0; j < 8; ++j)
-        c[j] = load_vector_chunk<typename Op::In, false>(
-            x, stride, n, round_first + (uint64_t)(t + 32 * j) * V);
-    }
+    load_warp_round(x, stride, n, round_first, t, c);
 #pragma unroll
     for (int j = 0; j < 8; ++j)
       fold_loaded<Op>(lane[j], c[j], round_first + (uint64_t)(t + 32 * j) * V);

@@ -122,6 +122,34 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
   return acc;
 }
 
+/* Is the tile interior to a vector of n_bytes bytes that starts `misalign`
+ * bytes past a 16-byte boundary: does every 16-byte block its chunks are
+ * loaded from (with a shift: one more) lie inside the vector? */
+__device__ __forceinline__ bool tile_interior(uint64_t tile, unsigned misalign,
+                                              uint64_t n_bytes) {
+  const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (misalign ? 1 : 0);
+  return (misalign == 0 || tile > 0) && end_block * 16 <= n_bytes + misalign;
+}
+
+/* The tiles [t0, t1) of an aligned power-of-two group: each tile's lane
+ * values (lane(tile), every thread its own) through the lane tree into
+ * the tile tree; the group's value in thread 0.  buf and stack are the
+ * agent's shared memory, parity its half of the double buffer.  The
+ * agents' one loop over a range (AgentReduce, AgentDot). */
+template <class Op, class Lane>
+__device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2][kThreads],
+                                                       typename Op::Acc *stack, int &parity,
+                                                       uint64_t t0, uint64_t t1, Lane &&lane) {
+  for (uint64_t tile = t0; tile < t1; ++tile) {
+    typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
+    parity ^= 1;
+    if (threadIdx.x == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+  }
+  typename Op::Acc r = Op::identity();
+  if (threadIdx.x == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
+  return r;
+}
+
 template <class Op> class AgentReduce {
  public:
   using Acc = typename Op::Acc;
@@ -144,6 +172,11 @@ template <class Op> class AgentReduce {
         tiles_(tiles),
         misalign_((unsigned)(reinterpret_cast<uintptr_t>(vector) % GR_CHUNK_BYTES)),
         blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)) {}
+  /* The same, from the kernels' parameters, which name a second input for
+   * the two-input operations (AgentDot) only. */
+  __device__ __forceinline__ AgentReduce(TempStorage &temp, const void *vector, const void *,
+                                         uint64_t n, uint64_t tiles)
+      : AgentReduce(temp, vector, n, tiles) {}
 
   /*
    * The value of the tiles [t0, t1), an aligned power-of-two group, in
@@ -158,14 +191,8 @@ template <class Op> class AgentReduce {
    */
   template <class After>
   __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1, After after) {
-    for (uint64_t tile = t0; tile < t1; ++tile) {
-      Acc v = lane_tree<Op>(consume_tile(tile, t1, after), temp_.buf[parity_]);
-      parity_ ^= 1;
-      if (threadIdx.x == 0) GR_TREE_PUSH(temp_.stack, tile - t0, v, Op::combine);
-    }
-    Acc r = Op::identity();
-    if (threadIdx.x == 0) GR_TREE_FOLD(temp_.stack, t1 - t0, r, Op::combine);
-    return r;
+    return fold_tiles<Op>(temp_.buf, temp_.stack, parity_, t0, t1,
+                          [&](uint64_t tile) { return consume_tile(tile, t1, after); });
   }
 
  private:
@@ -173,8 +200,7 @@ template <class Op> class AgentReduce {
    * counted from blocks_; computed here rather than kept, which saved ptxas
    * registers in the bf16 min/max kernels) */
   __device__ __forceinline__ bool interior(uint64_t tile) const {
-    const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (misalign_ ? 1 : 0);
-    return (misalign_ == 0 || tile > 0) && end_block * 16 <= n_ * sizeof(In) + misalign_;
+    return tile_interior(tile, misalign_, n_ * sizeof(In));
   }
 
   /* This thread's lane value of one tile of the range that ends at t1.

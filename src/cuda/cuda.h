@@ -48,6 +48,14 @@ gpureduce_status_t gr_cuda_reduce_batched(struct gpureduce_handle *h, const void
                                           gpureduce_type_t type, gpureduce_op_t op,
                                           unsigned flags);
 
+/* dispatch_dot.cu: the dot products of gr_host_dot() (host/host.h), batch
+ * > 0, on the device: one kernel enqueued on the handle's stream, no
+ * allocation, no synchronization, the same bits as the host backend.  The
+ * API layer (api/dot.c) has checked every argument. */
+gpureduce_status_t gr_cuda_dot(struct gpureduce_handle *h, const void *x, const void *y,
+                               void *output, uint64_t batch, uint64_t n, int64_t x_batch_stride,
+                               int64_t y_batch_stride, gpureduce_type_t type, unsigned flags);
+
 /* dispatch_segments.cu: `segments` segments, segment s the elements
  * input[offsets[s] .. offsets[s+1]-1] (offsets: segments + 1 element
  * offsets in device memory, which the host never reads), result s at

@@ -37,6 +37,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce(gpureduce_handle *h, const void *in
 
   gr::ReduceParams params;
   params.input = input;
+  params.input2 = nullptr;
   params.output = output;
   params.n = n;
   params.roots = static_cast<char *>(h->workspace) + gr::kWsRoots;

@@ -16,6 +16,7 @@ namespace gr {
 /* Parameters of the production kernel, one struct for every instantiation. */
 struct ReduceParams {
   const void *input;
+  const void *input2; /* the dot product's y; unused by the other operations */
   void *output;
   uint64_t n;
   void *roots;      /* GR_MAX_ROOTS * GR_ROOT_BYTES of workspace */
@@ -28,9 +29,11 @@ struct ReduceParams {
 /* Parameters of the batched kernels, one struct for every instantiation. */
 struct BatchedParams {
   const void *input;
+  const void *input2; /* the dot product's y (element stride 1), else unused */
   void *output;
   uint64_t batch, n;
   int64_t batch_stride, element_stride; /* elements */
+  int64_t batch_stride2; /* the dot product's y_batch_stride, elements */
   uint64_t tiles;      /* tiles of one vector */
   uint64_t groups;     /* tile groups of one vector (tiles, columns kernels) */
   unsigned group_log2; /* log2 of tiles per group */
@@ -88,6 +91,33 @@ struct BatchedKernels {
   const void *segment[2][4];
   const void *dense, *warp, *tiles, *columns;
 };
+
+/* The dot product's kernels of (type, flags): reduce_kernel<Dot> for one
+ * pair of vectors, batched_tiles_kernel<Dot> and batched_warp_kernel<Dot>
+ * for rows; all nullptr for a combination without a meaning.  Defined in
+ * instantiate_dot.cu. */
+struct DotKernels {
+  const void *reduce, *tiles, *warp;
+};
+DotKernels dot_kernels_for(gpureduce_type_t type, unsigned flags);
+
+/* The batched dispatch's tile groups (dispatch_batched.cu), which the dot
+ * product's batched dispatch (dispatch_dot.cu) shares. */
+namespace batched_impl {
+/* Blocks of 256 threads a launch aims at, per multiprocessor, so that
+ * tile groups are small enough to fill the GPU and the last wave is short. */
+constexpr uint64_t kTargetBlocksPerSm = 16;
+/* Upper bound of the grid (the kernels grid-stride beyond it). */
+constexpr uint64_t kMaxBlocksPerSm = 64;
+uint64_t ceil_div(uint64_t a, uint64_t b);
+unsigned ceil_log2(uint64_t x);
+/* The tile groups of `units` work units (vectors or column groups) of
+ * `tiles` tiles each: the smallest group size that gives about `target`
+ * items in all, within the workspace's roots (`vectors` roots a group)
+ * and tickets (one a unit); one group a vector when they do not fit. */
+void plan_groups(uint64_t tiles, uint64_t units, uint64_t vectors, uint64_t target,
+                 BatchedParams &p);
+} /* namespace batched_impl */
 
 /* reduce_kernel<Op> of (type, op, flags) as the address cudaLaunchKernel
  * takes, or nullptr for a combination without a meaning.  Defined in

@@ -39,12 +39,6 @@
 namespace gr {
 namespace batched_impl {
 
-/* Blocks of 256 threads a launch aims at, per multiprocessor, so that
- * tile groups are small enough to fill the GPU and the last wave is short. */
-constexpr uint64_t kTargetBlocksPerSm = 16;
-/* Upper bound of the grid (the kernels grid-stride beyond it). */
-constexpr uint64_t kMaxBlocksPerSm = 64;
-
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 unsigned ceil_log2(uint64_t x) {
@@ -53,10 +47,7 @@ unsigned ceil_log2(uint64_t x) {
   return l;
 }
 
-/* The tile groups of `units` work units (vectors or column groups) of
- * `tiles` tiles each: the smallest group size that gives about `target`
- * items in all, within the workspace's roots (`vectors` roots a group)
- * and tickets (one a unit); one group a vector when they do not fit. */
+/* (dispatch.cuh) */
 void plan_groups(uint64_t tiles, uint64_t units, uint64_t vectors, uint64_t target,
                  BatchedParams &p) {
   const uint64_t want = units >= target ? 1 : ceil_div(target, units);

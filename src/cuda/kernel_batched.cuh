@@ -35,6 +35,7 @@
 #define GR_CUDA_KERNEL_BATCHED_CUH
 
 #include "cuda/agent_batched.cuh"
+#include "cuda/agent_dot.cuh"
 #include "cuda/agent_reduce.cuh"
 #include "cuda/block_reduce.cuh"
 #include "cuda/kernel_reduce.cuh"
@@ -46,6 +47,15 @@ template <class Op>
 __device__ __forceinline__ const typename Op::In *vector_at(const BatchedParams &p,
                                                             uint64_t b) {
   return static_cast<const typename Op::In *>(p.input) + (int64_t)b * p.batch_stride;
+}
+
+/* Vector b of the second input (the dot product's y), whose batch
+ * stride is batch_stride2; nullptr for the one-input operations. */
+template <class Op>
+__device__ __forceinline__ const typename Op::In *vector2_at(const BatchedParams &p,
+                                                             uint64_t b) {
+  if (!IsTwoInput<Op>::value) return nullptr;
+  return static_cast<const typename Op::In *>(p.input2) + (int64_t)b * p.batch_stride2;
 }
 
 template <class Op>
@@ -182,7 +192,11 @@ __global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const Batched
        b += (uint64_t)gridDim.x * kWarps) {
     const typename Op::In *x = vector_at<Op>(p, b);
     for (uint64_t tile = 0; tile < p.tiles; ++tile) {
-      Acc v = warp_tile<Op>(x, p.element_stride, p.n, tile, t);
+      Acc v;
+      if constexpr (IsTwoInput<Op>::value)
+        v = warp_tile_dot<Op>(x, vector2_at<Op>(p, b), p.n, tile, t);
+      else
+        v = warp_tile<Op>(x, p.element_stride, p.n, tile, t);
       if (t == 0) GR_TREE_PUSH(stack, tile, v, Op::combine);
     }
     if (t == 0) {
@@ -197,7 +211,8 @@ template <class Op>
 __global__ void __launch_bounds__(kThreads, PolicyOf<Op>::min_blocks)
 batched_tiles_kernel(const BatchedParams p) {
   using Acc = typename Op::Acc;
-  __shared__ typename AgentReduce<Op>::TempStorage temp;
+  using Agent = typename AgentOf<Op>::type;
+  __shared__ typename Agent::TempStorage temp;
   __shared__ Acc warp_vals[kWarps];
   __shared__ bool is_last;
   Acc *roots = static_cast<Acc *>(p.roots);
@@ -207,7 +222,7 @@ batched_tiles_kernel(const BatchedParams p) {
     const uint64_t b = w / p.groups, g = w % p.groups;
     const uint64_t t0 = g * group_tiles;
     const uint64_t t1 = min(t0 + group_tiles, p.tiles);
-    AgentReduce<Op> agent(temp, vector_at<Op>(p, b), p.n, p.tiles);
+    Agent agent(temp, vector_at<Op>(p, b), vector2_at<Op>(p, b), p.n, p.tiles);
     const Acc r = agent.consume_range(t0, t1, [&] { return p.tiles; });
     if (p.groups == 1) {
       if (threadIdx.x == 0) store_result<Op>(result_at<Op>(p, b), r, 1);

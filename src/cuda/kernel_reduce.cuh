@@ -5,7 +5,8 @@
  *   grid   -> blocks take groups of 2^group_log2 tiles, grid-stride over
  *             the groups (the plan, order/order.h);
  *   agent  -> a block reduces its group to the group's root
- *             (AgentReduce::consume_range, agent_reduce.cuh) and thread 0
+ *             (AgentReduce::consume_range, agent_reduce.cuh; AgentDot for
+ *             the dot product's two inputs, agent_dot.cuh) and thread 0
  *             writes the root to the workspace;
  *   finish -> the last block to finish (threadfence + atomic ticket)
  *             combines the roots in the tree over group index
@@ -19,6 +20,7 @@
 #ifndef GR_CUDA_KERNEL_REDUCE_CUH
 #define GR_CUDA_KERNEL_REDUCE_CUH
 
+#include "cuda/agent_dot.cuh"
 #include "cuda/agent_reduce.cuh"
 #include "cuda/block_reduce.cuh"
 #include "cuda/dispatch.cuh"
@@ -39,11 +41,12 @@ template <class Op>
 __global__ void __launch_bounds__(kThreads, PolicyOf<Op>::min_blocks)
 reduce_kernel(const ReduceParams p) {
   using Acc = typename Op::Acc;
-  __shared__ typename AgentReduce<Op>::TempStorage temp;
+  using Agent = typename AgentOf<Op>::type;
+  __shared__ typename Agent::TempStorage temp;
   __shared__ Acc warp_vals[kWarps];
   __shared__ bool is_last;
 
-  AgentReduce<Op> agent(temp, p.input, p.n, p.tiles);
+  Agent agent(temp, p.input, p.input2, p.n, p.tiles);
   Acc *roots = static_cast<Acc *>(p.roots);
   const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
   for (uint64_t group = blockIdx.x; group < p.groups; group += gridDim.x) {

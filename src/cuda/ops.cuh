@@ -43,8 +43,9 @@ __host__ __device__ constexpr bool is_floating(TypeFamily f) {
 }
 
 /* Operations by how their lanes fold (policy.cuh's rows): the sums (SUM,
- * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX, ARGMIN/ARGMAX. */
-enum class OpFamily { kSum, kProd, kMinMax, kArg };
+ * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX, ARGMIN/ARGMAX, and the dot
+ * product (two inputs, Dot below). */
+enum class OpFamily { kSum, kProd, kMinMax, kArg, kDot };
 
 /* ---- element types ------------------------------------------------------ */
 
@@ -318,6 +319,29 @@ template <gpureduce_type_t T, bool IsMax> struct ArgMinMaxWithValue : ArgMinMax<
     return (uint64_t)b;
   }
 };
+
+/* ---- the dot product ------------------------------------------------------ */
+
+/* gpureduce_dot(): SUM with two inputs.  lift2(x, y) is x*y in SUM's
+ * accumulator, rounded once (mul_rn: never fused with the addition that
+ * follows); identity, combine, finish and empty are SUM's.  Integers
+ * widen (sign-extend) to 64 bits and multiply modulo 2^64.  The agents
+ * that read two inputs are AgentDot and warp_tile_dot (agent_dot.cuh). */
+template <gpureduce_type_t T, bool F64 = false> struct Dot : SumLike<T, kSum, F64> {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using Acc = SumAcc<T, F64>;
+  static constexpr bool kTwoInputs = true;
+  static constexpr OpFamily kFamily = OpFamily::kDot;
+  __device__ static Acc lift2(In x, In y, uint64_t) {
+    return mul_rn((Acc)E::widen(x), (Acc)E::widen(y));
+  }
+};
+
+/* Does Op read two inputs (Dot)? */
+template <class Op, class = void> struct IsTwoInput : std::false_type {};
+template <class Op>
+struct IsTwoInput<Op, std::void_t<decltype(Op::kTwoInputs)>> : std::bool_constant<Op::kTwoInputs> {};
 
 /* ---- the operation for (type, op, flags) --------------------------------- */
 

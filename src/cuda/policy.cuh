@@ -62,12 +62,23 @@ struct ReducePolicy {
  * 547.0 and 85.1 us (1.10 to 1.13 times faster from 2^25 up).  {3, prefetch}
  * caps them at 80 registers, with no spill (ptxas -v, sm_90).
  */
-constexpr ReducePolicy kReducePolicies[4][4] = {
+/*
+ * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
+ * 13.0; no GPU timing yet): AgentDot holds its lane's 8 chunks of x and 8
+ * of y (64 registers of data, 16 loads in flight).  Under a 3-block budget
+ * (80 registers) ptxas spills 8 to 16 bytes in the f32, f64 and integer
+ * kernels; with 2 blocks they take 92 registers (121 for i8) and spill
+ * nothing.  2 blocks of 256 threads keep 8192 loads of 16 bytes (128 KiB)
+ * in flight per SM.  To be timed against {3, no prefetch} on the H200.
+ * Its lane kind is unused: AgentDot folds pairs of chunks itself.
+ */
+constexpr ReducePolicy kReducePolicies[5][4] = {
     /*                kFloat16                          kFloat                            kByte                          kWideInt */
     /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},
     /* kProd   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteProd, 3, false}, {LaneKind::kSequential, 3, false}},
     /* kMinMax */ {{LaneKind::kOrderedKeys, 3, false}, {LaneKind::kOrderedKeys, 3, false}, {LaneKind::kByteSimd, 3, false}, {LaneKind::kSequential, 3, false}},
     /* kArg    */ {{LaneKind::kArgPosition, 3, true}, {LaneKind::kArgPosition, 2, true}, {LaneKind::kByteArg, 3, false},  {LaneKind::kArgPosition, 2, true}},
+    /* kDot    */ {{LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}},
 };
 
 /* The row of Op: its policy and its lane. */

@@ -198,12 +198,18 @@ GR_INT_OPS(uint64_t)
 static inline uint64_t add_uint64_t(uint64_t a, uint64_t b) { return a + b; }
 static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 
-/* Lifts: an element's widened value w (and its index i) to an accumulator. */
-#define LIFT_VAL(A, w, i) ((A)(w))
-#define LIFT_FABS(A, w, i) ((A)fabs((double)(w))) /* exact for float too */
-#define LIFT_SQ(A, w, i) ((A)(w) * (A)(w))
-#define LIFT_IABS(A, w, i) ((w) < 0 ? (A)0 - (A)(w) : (A)(w))
-#define LIFT_PAIR(A, w, i) ((A){(w), (i)})
+/* Lifts: an element's widened value w (and its index i) to an accumulator;
+ * v is the widened element of the second input at the same index, which
+ * only LIFT_DOT reads (the others drop the expression unevaluated, so the
+ * one-input operations never touch their NULL second input). */
+#define LIFT_VAL(A, w, v, i) ((A)(w))
+#define LIFT_FABS(A, w, v, i) ((A)fabs((double)(w))) /* exact for float too */
+#define LIFT_SQ(A, w, v, i) ((A)(w) * (A)(w))
+#define LIFT_IABS(A, w, v, i) ((w) < 0 ? (A)0 - (A)(w) : (A)(w))
+#define LIFT_PAIR(A, w, v, i) ((A){(w), (i)})
+/* x[i]*y[i] in the accumulator, rounded once (-ffp-contract=off: never
+ * fused with the addition that follows); integers wrap in uint64_t. */
+#define LIFT_DOT(A, w, v, i) ((A)(w) * (A)(v))
 
 /* Finishers: accumulator r of n elements to the result. */
 #define FIN_SUMF(r, n) ((n) ? canon_float(r) : 0.0f) /* +0, not the identity -0 */
@@ -233,10 +239,11 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
 /* ---- the order ------------------------------------------------------------ */
 
 /*
- * One reduction: NAME(input, n, stride, output, workspace) over the n
- * elements input[i * stride] (stride in elements: 1 for gpureduce_reduce(),
- * any int64_t for a batched vector; the API layer checked that every
- * offset fits).  IN_T is the element type, RD widens it, A_T is the
+ * One reduction: NAME(input, input2, n, stride, output, workspace) over
+ * the n elements input[i * stride] (stride in elements: 1 for
+ * gpureduce_reduce(), any int64_t for a batched vector; the API layer
+ * checked that every offset fits), and for the dot product the n elements
+ * input2[i * stride] beside them (NULL for every other operation).  IN_T is the element type, RD widens it, A_T is the
  * accumulator with identity IDENT, LIFT and COMB as above, OUT_T/FIN the
  * result.
  *
@@ -253,8 +260,9 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
  * the identity is exact (doc/ORDER.md), so skipping it changes no bit.
  */
 #define GR_HOST_FN(NAME, IN_T, RD, A_T, IDENT, LIFT, COMB, OUT_T, FIN)                \
-  static GR_ALWAYS_INLINE A_T NAME##_tile(const IN_T *x, int64_t stride, uint64_t n,   \
-                                          uint64_t tile) {                            \
+  static GR_ALWAYS_INLINE A_T NAME##_tile(const IN_T *x, const IN_T *y, int64_t stride, \
+                                          uint64_t n, uint64_t tile) {                \
+    (void)y; /* read by LIFT_DOT only */                                              \
     enum { V = GR_CHUNK_BYTES / sizeof(IN_T) };                                       \
     const uint64_t tile_elems = (uint64_t)GR_TILE_CHUNKS * V;                         \
     const uint64_t first = tile * tile_elems, left = n - first;                       \
@@ -269,7 +277,8 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
         const uint64_t i0 = first + (uint64_t)(c0 + l) * V;                           \
         const uint64_t i1 = n - i0 < V ? n : i0 + V;                                  \
         for (uint64_t i = i0; i < i1; ++i)                                            \
-          lane[l] = COMB(lane[l], LIFT(A_T, RD(x[(int64_t)i * stride]), i));          \
+          lane[l] = COMB(lane[l], LIFT(A_T, RD(x[(int64_t)i * stride]),               \
+                                       RD(y[(int64_t)i * stride]), i));               \
       }                                                                               \
     }                                                                                 \
     /* lanes 0 .. a-1 may differ from the identity before step s */                   \
@@ -280,24 +289,24 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
     return lane[0];                                                                   \
   }                                                                                   \
   /* The tiles t0 .. t1-1 (t1 > t0), an aligned subtree or all the tiles. */          \
-  static A_T NAME##_group(const IN_T *x, int64_t stride, uint64_t n, uint64_t t0,     \
-                          uint64_t t1) {                                              \
+  static A_T NAME##_group(const IN_T *x, const IN_T *y, int64_t stride, uint64_t n,  \
+                          uint64_t t0, uint64_t t1) {                                 \
     A_T stack[64], r = IDENT;                                                         \
     for (uint64_t t = t0; t < t1; ++t) {                                              \
       /* stride 1, the 1-D call, gets a tile loop of its own */                       \
-      A_T v = stride == 1 ? NAME##_tile(x, 1, n, t) : NAME##_tile(x, stride, n, t);   \
+      A_T v = stride == 1 ? NAME##_tile(x, y, 1, n, t) : NAME##_tile(x, y, stride, n, t); \
       GR_TREE_PUSH(stack, t - t0, v, COMB);                                           \
     }                                                                                 \
     GR_TREE_FOLD(stack, t1 - t0, r, COMB);                                            \
     return r;                                                                         \
   }                                                                                   \
-  static void NAME(const void *input, uint64_t n, int64_t stride, void *output,       \
-                   void *workspace) {                                                 \
-    const IN_T *x = (const IN_T *)input;                                              \
+  static void NAME(const void *input, const void *input2, uint64_t n, int64_t stride,  \
+                   void *output, void *workspace) {                                   \
+    const IN_T *x = (const IN_T *)input, *y = (const IN_T *)input2;                   \
     A_T r = IDENT;                                                                    \
     if (!workspace) {                                                                 \
       const uint64_t tiles = gr_tile_count(n, sizeof(IN_T));                          \
-      if (tiles) r = NAME##_group(x, stride, n, 0, tiles);                            \
+      if (tiles) r = NAME##_group(x, y, stride, n, 0, tiles);                         \
     } else {                                                                          \
       A_T *roots = (A_T *)workspace, stack[64];                                       \
       struct gr_plan plan;                                                            \
@@ -308,7 +317,7 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
       for (int64_t g = 0; g < groups; ++g) {                                          \
         const uint64_t t0 = (uint64_t)g * per;                                        \
         const uint64_t t1 = t0 + per < plan.tiles ? t0 + per : plan.tiles;            \
-        roots[g] = NAME##_group(x, stride, n, t0, t1);                                \
+        roots[g] = NAME##_group(x, y, stride, n, t0, t1);                             \
       }                                                                               \
       for (int64_t g = 0; g < groups; ++g) {                                          \
         A_T v = roots[g];                                                             \
@@ -380,10 +389,25 @@ GR_INT_TYPE(u32, uint32_t, RD_U64, uint64_t, 0, UINT32_MAX, LIFT_VAL)
 GR_INT_TYPE(i64, int64_t, RD_I64, int64_t, INT64_MIN, INT64_MAX, LIFT_IABS)
 GR_INT_TYPE(u64, uint64_t, RD_U64, uint64_t, 0, UINT64_MAX, LIFT_VAL)
 
+/* The dot products: SUM's accumulator and result, lift x[i]*y[i]. */
+GR_HOST_FN(f16_dot, uint16_t, RD_F16, float, -0.0f, LIFT_DOT, add_float, float, FIN_SUMF)
+GR_HOST_FN(bf16_dot, uint16_t, RD_BF16, float, -0.0f, LIFT_DOT, add_float, float, FIN_SUMF)
+GR_HOST_FN(f32_dot, float, RD_SAME, float, -0.0f, LIFT_DOT, add_float, float, FIN_SUMF)
+GR_HOST_FN(f32d_dot, float, RD_SAME, double, -0.0, LIFT_DOT, add_double, double, FIN_SUMD)
+GR_HOST_FN(f64_dot, double, RD_SAME, double, -0.0, LIFT_DOT, add_double, double, FIN_SUMD)
+#define GR_INT_DOT(T, IN_T, RD) \
+  GR_HOST_FN(T##_dot, IN_T, RD, uint64_t, 0u, LIFT_DOT, add_uint64_t, uint64_t, FIN_SAME)
+GR_INT_DOT(i8, int8_t, RD_I64)
+GR_INT_DOT(u8, uint8_t, RD_U64)
+GR_INT_DOT(i32, int32_t, RD_I64)
+GR_INT_DOT(u32, uint32_t, RD_U64)
+GR_INT_DOT(i64, int64_t, RD_I64)
+GR_INT_DOT(u64, uint64_t, RD_U64)
+
 /* ---- dispatch ------------------------------------------------------------- */
 
-/* NAME(input, n, stride, output, workspace) of GR_HOST_FN. */
-typedef void (*host_fn)(const void *, uint64_t, int64_t, void *, void *);
+/* NAME(input, input2, n, stride, output, workspace) of GR_HOST_FN. */
+typedef void (*host_fn)(const void *, const void *, uint64_t, int64_t, void *, void *);
 
 /* One row per type, in gpureduce_op_t order. */
 #define GR_ROW(T) \
@@ -438,7 +462,7 @@ gpureduce_status_t gr_host_reduce(struct gpureduce_handle *h, const void *input,
                                   unsigned flags) {
   const host_fn fn = host_lookup(h, type, op, flags);
   if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
-  fn(input, n, 1, output, h->workspace);
+  fn(input, NULL, n, 1, output, h->workspace);
   return GPUREDUCE_SUCCESS;
 }
 
@@ -453,22 +477,20 @@ static uint64_t mul_saturated(uint64_t a, uint64_t b) {
  * worth a parallel region), each vector on one thread with no workspace.
  * A few long vectors: one after the other, each in parallel over its
  * groups as gpureduce_reduce() does.  Either way each result has the bits
- * of gr_host_reduce() on its vector alone (GR_HOST_FN).
+ * of gr_host_reduce() on its vector alone (GR_HOST_FN).  Vector b starts
+ * b * batch_stride elements from input (and from input2, by
+ * batch_stride2, for the dot product; NULL otherwise); the API layer
+ * checked that these fit in int64_t; with n == 0 the inputs are never read
+ * and may be NULL.
  */
-gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void *input,
-                                          void *output, uint64_t batch, uint64_t n,
-                                          int64_t batch_stride, int64_t element_stride,
-                                          gpureduce_type_t type, gpureduce_op_t op,
-                                          unsigned flags) {
-  const host_fn fn = host_lookup(h, type, op, flags);
-  if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
-  const size_t size = gpureduce_type_size(type), rs = gpureduce_result_size(type, op, flags);
-  const char *in = (const char *)input;
+static void run_batch(struct gpureduce_handle *h, host_fn fn, const void *input,
+                      const void *input2, void *output, uint64_t batch, uint64_t n,
+                      int64_t batch_stride, int64_t batch_stride2, int64_t element_stride,
+                      size_t size, size_t rs) {
+  const char *in = (const char *)input, *in2 = (const char *)input2;
   char *out = (char *)output;
-  /* Vector b starts b * step bytes from input (the API layer checked that
-   * these fit in int64_t; with n == 0 the input is never read and may be
-   * NULL). */
   const int64_t step = n ? batch_stride * (int64_t)size : 0;
+  const int64_t step2 = n && in2 ? batch_stride2 * (int64_t)size : 0;
   int over_vectors = 1;
 #ifdef _OPENMP
   over_vectors = batch >= (uint64_t)omp_get_max_threads() ||
@@ -479,11 +501,36 @@ gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void
     (void)bytes; /* without OpenMP */
     GR_OMP_VECTORS
     for (int64_t b = 0; b < (int64_t)batch; ++b)
-      fn(step ? in + b * step : in, n, element_stride, out + (size_t)b * rs, NULL);
+      fn(step ? in + b * step : in, step2 ? in2 + b * step2 : in2, n, element_stride,
+         out + (size_t)b * rs, NULL);
   } else {
     for (uint64_t b = 0; b < batch; ++b)
-      fn(step ? in + (int64_t)b * step : in, n, element_stride, out + b * rs, h->workspace);
+      fn(step ? in + (int64_t)b * step : in, step2 ? in2 + (int64_t)b * step2 : in2, n,
+         element_stride, out + b * rs, h->workspace);
   }
+}
+
+gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void *input,
+                                          void *output, uint64_t batch, uint64_t n,
+                                          int64_t batch_stride, int64_t element_stride,
+                                          gpureduce_type_t type, gpureduce_op_t op,
+                                          unsigned flags) {
+  const host_fn fn = host_lookup(h, type, op, flags);
+  if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
+  run_batch(h, fn, input, NULL, output, batch, n, batch_stride, 0, element_stride,
+            gpureduce_type_size(type), gpureduce_result_size(type, op, flags));
+  return GPUREDUCE_SUCCESS;
+}
+
+static const host_fn host_dot_table[GPUREDUCE_TYPE_COUNT] = {
+    f16_dot, bf16_dot, f32_dot, f64_dot, i8_dot, u8_dot, i32_dot, u32_dot, i64_dot, u64_dot};
+
+gpureduce_status_t gr_host_dot(struct gpureduce_handle *h, const void *x, const void *y,
+                               void *output, uint64_t batch, uint64_t n, int64_t x_batch_stride,
+                               int64_t y_batch_stride, gpureduce_type_t type, unsigned flags) {
+  const host_fn fn = (flags & GPUREDUCE_ACCUMULATE_F64) ? f32d_dot : host_dot_table[type];
+  run_batch(h, fn, x, y, output, batch, n, x_batch_stride, y_batch_stride, 1,
+            gpureduce_type_size(type), gpureduce_result_size(type, GPUREDUCE_SUM, flags));
   return GPUREDUCE_SUCCESS;
 }
 
@@ -533,17 +580,17 @@ gpureduce_status_t gr_host_reduce_segments(struct gpureduce_handle *h, const voi
     char *const o = out + s * rs;
     if (!(lo <= a && a <= b && b <= hi)) {
       if (s < bad) bad = s;
-      fn(in, 0, 1, o, NULL);
+      fn(in, NULL, 0, 1, o, NULL);
     } else if (gr_tile_count(b - a, size) >= long_tiles) {
       ++longs;
     } else {
-      fn(a == b ? in : in + a * size, b - a, 1, o, NULL); /* no pointer past the array */
+      fn(a == b ? in : in + a * size, NULL, b - a, 1, o, NULL); /* no pointer past the array */
     }
   }
   for (uint64_t s = 0; longs > 0 && s < segments; ++s) {
     const uint64_t a = offsets[s], b = offsets[s + 1];
     if (lo <= a && a <= b && b <= hi && gr_tile_count(b - a, size) >= long_tiles) {
-      fn(in + a * size, b - a, 1, out + s * rs, h->workspace);
+      fn(in + a * size, NULL, b - a, 1, out + s * rs, h->workspace);
       --longs;
     }
   }

@@ -40,4 +40,14 @@ gpureduce_status_t gr_host_reduce_segments(struct gpureduce_handle *h, const voi
                                            uint64_t segments, gpureduce_type_t type,
                                            gpureduce_op_t op, unsigned flags);
 
+/* The dot products of `batch` pairs of rows of n contiguous elements, row
+ * b of x at x + b*x_batch_stride elements and of y at y +
+ * b*y_batch_stride, result b (SUM's result type) at output +
+ * b*result_size; the API layer (api/dot.c) has checked every argument,
+ * batch > 0.  Each result has the bits of the row pair alone, in the
+ * order of doc/ORDER.md with lift(i) = x[i]*y[i]. */
+gpureduce_status_t gr_host_dot(struct gpureduce_handle *h, const void *x, const void *y,
+                               void *output, uint64_t batch, uint64_t n, int64_t x_batch_stride,
+                               int64_t y_batch_stride, gpureduce_type_t type, unsigned flags);
+
 #endif /* GR_HOST_HOST_H */

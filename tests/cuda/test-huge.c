@@ -2,7 +2,8 @@
  * test-huge.c - element counts above 2^32 on CUDA device 0: 64-bit counts,
  * indices and tile numbers.  Answers are exact by construction:
  *   - 2^32 + 4097 bytes, all 1 but six known ones, reduced as u8 and as i8
- *     (every operation; sums computed arithmetically);
+ *     (every operation; sums computed arithmetically), and their dot
+ *     products with themselves and with themselves shifted by a byte;
  *   - 2^32 + 17 floats, all 1.0f but two known ones, when 18 GiB of device
  *     memory are free: the double-accumulated sum is exact (every partial
  *     sum is a multiple of 0.5 below 2^53), the float sum follows
@@ -109,6 +110,36 @@ static void huge_bytes(void **state) {
              "ones before it left out)");
   check_bits(TWO32 + 77 - 3, reduce(d + 3, n - 3, GPUREDUCE_U8, GPUREDUCE_ARGMAX, 0, "offset 3"),
              "u8 argmax from index 3: the index counts from the new start");
+  /* dot products: dot(d, d) is the sum of squares; dot(d + 1, d) over
+   * n - 1 elements (x misaligned by a byte, y aligned) is n - 1 ones
+   * corrected for each special byte v at p (not neighbours: the products
+   * (p-1, p) and (p, p+1) are v) */
+  uint64_t shifted = n - 1;
+  for (size_t k = 0; k < COUNT(sp); ++k)
+    shifted += (uint64_t)(sp[k].v - 1) * ((sp[k].i >= 1) + (sp[k].i + 1 <= n - 1));
+  const struct {
+    const void *x, *y;
+    size_t n;
+    gpureduce_type_t type;
+    uint64_t want;
+    const char *what;
+  } dots[] = {
+      {d, d, n, GPUREDUCE_U8, u_sq, "u8 dot(x, x): the sum of squares"},
+      {d, d, n, GPUREDUCE_I8, i_sq, "i8 dot(x, x): the sum of squares"},
+      {d + 1, d, n - 1, GPUREDUCE_U8, shifted, "u8 dot of x = d + 1 and y = d"},
+  };
+  for (size_t k = 0; k < COUNT(dots); ++k) {
+    unsigned char ob[OUT_BYTES];
+    memset(ob, OUT_FILL, sizeof ob);
+    CK(cudaMemcpy(d_out, ob, sizeof ob, cudaMemcpyHostToDevice));
+    check_status(GPUREDUCE_SUCCESS,
+                 gpureduce_dot(dots[k].x, dots[k].y, d_out, dots[k].n, dots[k].type, 0, H),
+                 "%s: status (%s)", dots[k].what, gpureduce_last_message(H));
+    CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
+    check_bytes(ob + 8, OUT_FILL, sizeof ob - 8, "%s: the canary after the result", dots[k].what);
+    check_bits(dots[k].want, tu_load(ob, 0, 8), "%s, n = 2^32 + 4097 (or one less)",
+               dots[k].what);
+  }
   cudaFree(d);
 }
 

@@ -282,3 +282,67 @@ int ref_with_value(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_
   tu_store(out + 8, 0, size, value);
   return 0;
 }
+
+/*
+ * The dot product (gpureduce.h's gpureduce_dot()): lift(i) = x[i]*y[i],
+ * rounded once to SUM's accumulator (mul_f or mul_d: the product of two
+ * f16, bf16 or, in double, f32 elements is exact unless it overflows or
+ * underflows), then the order of doc/ORDER.md with V of the element type.
+ * The bound: the sum's, over the rounded products p[i], plus the rounding
+ * of each product, u * sum |x[i] y[i]| (the long double sum of the exact
+ * products is the reference value), plus, for products that round to a
+ * subnormal, half the smallest subnormal each (an absolute error; additions
+ * of subnormals are exact):
+ *     (8V + 8 + ceil(log2 T) + 3) * u * sum |x[i] y[i]| + n 2^-63 sum |...|
+ *     + n * 2^-150 (float accumulator) or n * 2^-1074 (double: the
+ *     smallest subnormal, as half of it is not a double).
+ */
+int ref_dot(const void *x, const void *y, size_t n, gpureduce_type_t type, unsigned flags,
+            struct ref_answer *out) {
+  memset(out, 0, sizeof *out);
+  const size_t rs = tu_result_size(type, GPUREDUCE_SUM, flags);
+  if (!rs) return -1;
+  out->result_bytes = (unsigned)rs;
+  const tu_type *t = TU_TYPE(type);
+  if (!t->is_float) {
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; ++i)
+      acc += tu_int_widen(type, tu_load(x, i, t->size)) * tu_int_widen(type, tu_load(y, i, t->size));
+    out->bits = acc;
+    return 0;
+  }
+  const unsigned v = tu_chunk_elems(type);
+  long double s = 0.0L, a = 0.0L;
+  double u;
+  if (tu_acc_is_double(type, flags)) {
+    double *l = malloc((n ? n : 1) * sizeof *l);
+    if (!l) return -2;
+    for (size_t i = 0; i < n; ++i)
+      l[i] = mul_d(tu_value(type, tu_load(x, i, t->size)), tu_value(type, tu_load(y, i, t->size)));
+    out->bits = tu_f64_bits(ref_order_d(l, n, v, 0));
+    free(l);
+    u = 0x1p-53;
+  } else {
+    float *l = malloc((n ? n : 1) * sizeof *l);
+    if (!l) return -2;
+    for (size_t i = 0; i < n; ++i)
+      l[i] = mul_f((float)tu_value(type, tu_load(x, i, t->size)),
+                   (float)tu_value(type, tu_load(y, i, t->size)));
+    out->bits = tu_f32_bits(ref_order_f(l, n, v, 0));
+    free(l);
+    u = 0x1p-24;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const long double p = (long double)tu_value(type, tu_load(x, i, t->size)) *
+                          (long double)tu_value(type, tu_load(y, i, t->size));
+    s += p;
+    a += fabsl(p);
+  }
+  out->exact = s;
+  out->has_bound = isfinite(s) && isfinite(a) && (double)a <= (rs == 4 ? FLT_MAX : DBL_MAX);
+  const size_t tiles = tu_tiles(type, n);
+  const double depth = 8.0 * v + 8 + tu_ceil_log2(tiles ? tiles : 1) + 3;
+  out->bound = (double)((depth * u + (double)n * 0x1p-63) * a) +
+               (double)n * (rs == 4 ? 0x1p-150 : 0x1p-1074);
+  return 0;
+}

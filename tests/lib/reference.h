@@ -51,6 +51,16 @@ int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op
 int ref_with_value(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                    unsigned char out[16]);
 
+/* What gpureduce_dot() must give for x[0 .. n-1] and y[0 .. n-1] (host
+ * memory) of (type, flags): the bits (integers: the exact sum of the
+ * products modulo 2^64; floats: the products rounded to SUM's accumulator,
+ * summed in the doc/ORDER.md bracketing) and, for floats with a finite
+ * exact value, the stated error bound (reference.c).  0 on success; -1
+ * when (type, flags) has no result; -2 when scratch memory cannot be
+ * allocated. */
+int ref_dot(const void *x, const void *y, size_t n, gpureduce_type_t type, unsigned flags,
+            struct ref_answer *out);
+
 /* The value a result of `result_bytes` bytes holds (4: float, 8: double),
  * for comparing with ref_answer's exact value. */
 double ref_result_value(unsigned result_bytes, uint64_t bits);

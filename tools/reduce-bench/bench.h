@@ -13,6 +13,7 @@
  *   ladder.c, sweep.c, tune.c  the ladder, the sweep, the tuner
  *   batched.c  --batch and --sweep-batched (gpureduce_reduce_batched)
  *   segments.c --segments and --sweep-segments (gpureduce_reduce_segments)
+ *   dot.c      --op dot (gpureduce_dot), cublas.c its cuBLAS comparison
  *   bench_cuda.cu  the CUDA side (fills, events, CUB, the probe)
  *   main.c     the mode the options choose
  */

@@ -10,7 +10,8 @@
  * --sweep times one operation over n = 2^10 .. 2^30 on random data made on
  * the device; --batch and --sweep-batched time the batched reduction of
  * the rows or columns of a matrix; --segments and --sweep-segments the
- * segmented reduction of CSR offsets.  Without a GPU the host backend
+ * segmented reduction of CSR offsets; --op dot the dot product beside
+ * cuBLAS.  Without a GPU the host backend
  * runs the same tables.
  *
  * The modes live in ladder.c, sweep.c, batched.c, segments.c and tune.c,
@@ -22,6 +23,7 @@
 #endif
 
 #include "batched.h"
+#include "dot.h"
 #include "ladder.h"
 #include "options.h"
 #include "run.h"
@@ -38,6 +40,8 @@ int main(int argc, char **argv) {
   int status;
   if (o.tune)
     status = run_tune(&run);
+  else if (o.dot)
+    status = run_dot(&run);
   else if (o.sweep)
     status = run_sweep(&run);
   else if (is_batched(&o))

@@ -59,13 +59,20 @@ static const char *const usage_text[] = {
     "  --n N             elements (default 2^24-611): a decimal number, 2^K,",
     "                    2^K+M or 2^K-M, or a number with the suffix K, M or G",
     "                    (times 2^10, 2^20, 2^30): 16M, 1G",
-    "  --op NAME         sum, prod, min, max, argmin, argmax, sum_abs or",
-    "                    sum_squares (default sum)",
+    "  --op NAME         sum, prod, min, max, argmin, argmax, sum_abs,",
+    "                    sum_squares or dot (default sum); dot times",
+    "                    gpureduce_dot of two random vectors of --n elements",
+    "                    (or, with --sweep, of n = 2^10 .. 2^30; host backend",
+    "                    up to 2^24) beside cuBLAS (cublasSdot, cublasDdot,",
+    "                    cublasDotEx for f16 and bf16) when it was built in,",
+    "                    GB/s counting both inputs, and checks every result",
+    "                    up to n = 2^26 bit for bit against the tests'",
+    "                    reference",
     "  --type NAME       f16, bf16, f32, f64, i8, u8, i32, u32, i64 or u64",
     "                    (default f32); the ladder rungs are f32 sum only, other",
     "                    operations and types get rows gpureduce, cub and probe",
-    "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs or sum_squares in",
-    "                    double (GPUREDUCE_ACCUMULATE_F64)",
+    "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs, sum_squares or dot",
+    "                    in double (GPUREDUCE_ACCUMULATE_F64)",
     "  --offset K        start the input K elements into its allocation, so it",
     "                    is misaligned (default 0)",
     "  --device D        CUDA device ordinal (default 0); given with --backend",
@@ -494,7 +501,11 @@ int is_batched(const struct options *o) { return o->batch || o->sweep_batched; }
 int is_segmented(const struct options *o) { return o->segments || o->sweep_segments; }
 
 int is_plain_f32_sum(const struct options *o) {
-  return o->type == GPUREDUCE_F32 && o->op == GPUREDUCE_SUM && !o->flags;
+  return o->type == GPUREDUCE_F32 && o->op == GPUREDUCE_SUM && !o->flags && !o->dot;
+}
+
+const char *op_text(const struct options *o) {
+  return o->dot ? "dot" : gpureduce_op_name(o->op);
 }
 
 /* --batch, --columns, --stride, --sweep-batched and what goes with them. */
@@ -559,11 +570,14 @@ static void check_segmented_options(const struct options *o) {
 static void check_options(struct options *o) {
   check_batched_options(o);
   check_segmented_options(o);
+  if (o->dot && (is_batched(o) || is_segmented(o) || o->tune || o->only_given || o->blocks))
+    usage_error("--op dot: --n or --sweep only (not with --batch, --sweep-batched, "
+                "--segments, --sweep-segments, --tune, --only or --blocks)");
   if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
     usage_error(
-        "--f64-accumulate applies to the f32 sum, prod, sum_abs and sum_squares, "
+        "--f64-accumulate applies to the f32 sum, prod, sum_abs, sum_squares and dot, "
         "not to %s %s",
-        gpureduce_type_name(o->type), gpureduce_op_name(o->op));
+        gpureduce_type_name(o->type), op_text(o));
   if (o->sweep && o->n_given) usage_error("--n and --sweep: the sweep has its own sizes");
   if (o->tune && (o->sweep || o->only_given || o->blocks || o->offset))
     usage_error("--tune: only --op, --type, --f64-accumulate, --n (the largest size), "
@@ -581,7 +595,8 @@ static void check_options(struct options *o) {
 
 /* --repeat's default, and the ladder's minimum. */
 static void default_repeat(struct options *o) {
-  const int batches = o->sweep || is_batched(o) || is_segmented(o); /* batches of calls */
+  /* batches of calls */
+  const int batches = o->sweep || o->dot || is_batched(o) || is_segmented(o);
   if (!o->repeat_given) o->repeat = batches ? SWEEP_REPEAT : LADDER_MIN_REPEAT;
   if (!batches && o->repeat < LADDER_MIN_REPEAT) {
     fprintf(stderr, PROGRAM ": --repeat %d raised to %d, the ladder's minimum\n", o->repeat,
@@ -606,7 +621,10 @@ void parse_options(int argc, char **argv, struct options *o) {
     if (c == -1) break;
     switch (c) {
       case OPT_N: o->n = option_count("n", optarg, 1, MAX_N), o->n_given = 1; break;
-      case OPT_OP: o->op = option_op(optarg); break;
+      case OPT_OP:
+        o->dot = strcmp(optarg, "dot") == 0;
+        o->op = o->dot ? GPUREDUCE_SUM : option_op(optarg);
+        break;
       case OPT_TYPE: o->type = option_type(optarg); break;
       case OPT_F64: o->flags |= GPUREDUCE_ACCUMULATE_F64; break;
       case OPT_OFFSET: o->offset = option_count("offset", optarg, 0, MAX_OFFSET); break;

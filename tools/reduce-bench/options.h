@@ -50,7 +50,8 @@ struct options {
   size_t n;
   int n_given;
   int device_given;
-  gpureduce_op_t op;
+  gpureduce_op_t op; /* GPUREDUCE_SUM for --op dot */
+  int dot;           /* --op dot: gpureduce_dot (dot.c) */
   gpureduce_type_t type;
   unsigned flags;
   size_t offset;
@@ -101,6 +102,9 @@ int is_segmented(const struct options *o);
 const char *dist_text(const struct seg_dist *d, char *buf, size_t size);
 /* The name of d's kind: "uniform", "random", "zipf", "huge". */
 const char *dist_kind_name(const struct seg_dist *d);
+
+/* The operation's name: gpureduce_op_name(o->op), or "dot". */
+const char *op_text(const struct options *o);
 
 /* The f32 sum without flags: the operation of the ladder's rungs. */
 int is_plain_f32_sum(const struct options *o);

@@ -224,7 +224,7 @@ static void version_text(int v, char *buf, size_t size) {
 }
 
 const char *what_text(const struct options *o, char *buf, size_t size) {
-  snprintf(buf, size, "%s %s%s", gpureduce_type_name(o->type), gpureduce_op_name(o->op),
+  snprintf(buf, size, "%s %s%s", gpureduce_type_name(o->type), op_text(o),
            o->flags ? " (f64 accumulation)" : "");
   return buf;
 }
@@ -288,7 +288,7 @@ static void print_json(FILE *f, const struct run *run, const struct table *t) {
   fprintf(f,
           "  \"mode\": \"%s\", \"op\": \"%s\", \"type\": \"%s\", \"f64_accumulate\": %s, "
           "\"offset\": %zu, \"checked\": %s, \"cub\": ",
-          run->mode, gpureduce_op_name(o->op), gpureduce_type_name(o->type),
+          run->mode, op_text(o), gpureduce_type_name(o->type),
           o->flags ? "true" : "false", o->offset, o->check ? "true" : "false");
   json_string(f, cub_text(cub, sizeof cub));
   fprintf(f, ",\n  \"backend\": \"%s\", \"repeat\": %d, \"n\": ", run->cuda ? "cuda" : "host",

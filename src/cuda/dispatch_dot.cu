@@ -1,0 +1,119 @@
+/*
+ * cuda/dispatch_dot.cu - the dispatch layer of gpureduce_dot() and
+ * gpureduce_dot_batched() on a CUDA handle: from the shape to one launch
+ * of one of the dot product's kernels (instantiate_dot.cu) on the
+ * handle's stream.  No allocation, no synchronization.  Which kernel and
+ * how many blocks change no bit of any result: every kernel computes each
+ * pair of vectors in the order of doc/ORDER.md (agent_dot.cuh).
+ *
+ *   one pair of vectors      reduce_kernel<Dot>, the plan of the 1-D
+ *                            reduction (order/order.h) and the model's
+ *                            block count, min(groups, SMs x resident
+ *                            blocks)
+ *   rows of >= 2 tiles       batched_tiles_kernel<Dot>, the tile groups of
+ *                            gpureduce_reduce_batched() (plan_groups)
+ *   shorter rows (n >= 0)    batched_warp_kernel<Dot>, a warp a row
+ */
+#include <atomic>
+
+#include <cuda_runtime.h>
+
+#include "cuda/cuda.h"
+#include "cuda/device.cuh"
+#include "cuda/dispatch.cuh"
+#include "cuda/ops.cuh"
+#include "order/order.h"
+
+namespace {
+
+/* Resident blocks per multiprocessor of a dot kernel, read once per
+ * kernel (cudaOccupancyMaxActiveBlocksPerMultiprocessor depends on the
+ * kernel and the architecture only; the handles' table, tune/, has no row
+ * for the dot product).  0 on failure, and the launch then names the
+ * error. */
+unsigned resident_blocks(const void *kernel, gpureduce_type_t type, unsigned flags) {
+  static std::atomic<unsigned> cache[GPUREDUCE_TYPE_COUNT][2];
+  std::atomic<unsigned> &slot = cache[type][(flags & GPUREDUCE_ACCUMULATE_F64) ? 1 : 0];
+  unsigned r = slot.load(std::memory_order_relaxed);
+  if (r) return r;
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GR_LANES, 0) !=
+      cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  r = per_sm > 0 ? (unsigned)per_sm : 1u;
+  slot.store(r, std::memory_order_relaxed);
+  return r;
+}
+
+} /* namespace */
+
+extern "C" gpureduce_status_t gr_cuda_dot(gpureduce_handle *h, const void *x, const void *y,
+                                          void *output, uint64_t batch, uint64_t n,
+                                          int64_t x_batch_stride, int64_t y_batch_stride,
+                                          gpureduce_type_t type, unsigned flags) {
+  using namespace gr::batched_impl;
+  const gr::DotKernels k = gr::dot_kernels_for(type, flags);
+  if (!k.reduce)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no dot product kernel for %s",
+                   gpureduce_type_name(type));
+  const size_t elem = gpureduce_type_size(type);
+  const uint64_t sms = h->sm_count > 0 ? (uint64_t)h->sm_count : 1;
+  gr::DeviceGuard guard(h->device);
+  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
+
+  const void *kernel;
+  uint64_t grid;
+  gr::ReduceParams one = {};
+  gr::BatchedParams rows = {};
+  void *args[1];
+  if (batch == 1) {
+    gr_plan plan;
+    gr_plan_make(n, elem, 1, &plan);
+    kernel = k.reduce;
+    const uint64_t fill = sms * resident_blocks(kernel, type, flags);
+    grid = plan.groups < fill ? plan.groups : fill;
+    one.input = x;
+    one.input2 = y;
+    one.output = output;
+    one.n = n;
+    one.roots = static_cast<char *>(h->workspace) + gr::kWsRoots;
+    one.ticket =
+        reinterpret_cast<unsigned *>(static_cast<char *>(h->workspace) + gr::kWsTicket);
+    one.tiles = plan.tiles;
+    one.groups = plan.groups;
+    one.group_log2 = plan.group_log2;
+    args[0] = &one;
+  } else {
+    rows.input = x;
+    rows.input2 = y;
+    rows.output = output;
+    rows.batch = batch;
+    rows.n = n;
+    rows.batch_stride = x_batch_stride;
+    rows.batch_stride2 = y_batch_stride;
+    rows.element_stride = 1;
+    rows.tiles = gr_tile_count(n, elem);
+    rows.groups = 1;
+    rows.group_log2 = ceil_log2(rows.tiles);
+    rows.roots = static_cast<char *>(h->workspace) + gr::kWsBatchRoots;
+    rows.tickets =
+        reinterpret_cast<unsigned *>(static_cast<char *>(h->workspace) + gr::kWsBatchTickets);
+    if (rows.tiles >= 2) {
+      kernel = k.tiles;
+      plan_groups(rows.tiles, batch, batch, sms * kTargetBlocksPerSm, rows);
+      grid = batch * rows.groups;
+    } else {
+      kernel = k.warp;
+      grid = ceil_div(batch, GR_LANES / 32);
+    }
+    if (grid > sms * kMaxBlocksPerSm) grid = sms * kMaxBlocksPerSm;
+    args[0] = &rows;
+  }
+  if (grid < 1) grid = 1;
+  const cudaError_t err = cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(GR_LANES), args, 0,
+                                           static_cast<cudaStream_t>(h->stream));
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaLaunchKernel");
+  return GPUREDUCE_SUCCESS;
+}
