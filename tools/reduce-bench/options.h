@@ -102,6 +102,9 @@ const char *dist_text(const struct seg_dist *d, char *buf, size_t size);
 /* The name of d's kind: "uniform", "random", "zipf", "huge". */
 const char *dist_kind_name(const struct seg_dist *d);
 
+/* --with-value: ARGMIN or ARGMAX with GPUREDUCE_WITH_VALUE. */
+int is_with_value(const struct options *o);
+
 /* The f32 sum without flags: the operation of the ladder's rungs. */
 int is_plain_f32_sum(const struct options *o);
 
