@@ -19,6 +19,11 @@
 # backend, and with --backend cuda, each a SKIP on a machine without a
 # CUDA device.
 #
+# --with-value (ARGMIN and ARGMAX with the element's value): its usage
+# errors; the ladder's single mode (the plain arg op's row beside it),
+# the batched and the segmented modes on the host backend, and small runs
+# with --backend cuda, each a SKIP on a machine without a CUDA device.
+#
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
 # shellcheck source=tests/dist/taplib.sh
@@ -33,7 +38,7 @@ bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
 
 tap_tmpdir bench
 
-echo "1..93"
+echo "1..118"
 n=0
 
 # expect STATUS DESCRIPTION ARGS...: run reduce-bench ARGS (stdout in
@@ -352,3 +357,65 @@ also_run "cuda: --sweep-segments --csv: the keys of reduce-bench(1)" csv_has dis
 also_run "cuda: --sweep-segments on 2^16 elements: 20 rows (9 uniform, 8 random, zipf, 2 huge)" \
   data_lines 20
 also_run "cuda: --sweep-segments: every row checked ok" seg_checked_ok
+
+# ---- --with-value -----------------------------------------------------------
+expect 0 "--help" --help
+also "--help lists --with-value" grep -q -e "^  --with-value " "$tmp/out"
+refused "--with-value needs argmin or argmax" \
+  "--with-value applies to argmin and argmax, not to max" \
+  --with-value --op max
+refused "--with-value does not go with --f64-accumulate" "--f64-accumulate applies to the f32 sum" \
+  --with-value --op argmin --f64-accumulate
+
+# ladder_rows_ok ROW...: the ladder's CSV in $tmp/out has each ROW, with
+# the check ok.
+ladder_rows_ok ()
+{
+  for row
+  do
+    test "$(awk -F, -v row="$row" '
+      NR == 1 { for (i = 1; i <= NF; ++i) { if ($i == "row") r = i; if ($i == "check") c = i }; next }
+      r && c && $r == row { print $c }' "$tmp/out")" = ok || return 1
+  done
+}
+
+expect 0 "host: f16 argmax with the value at offset 3, --csv" \
+  --backend host --op argmax --type f16 --with-value --n 2^12+3 --offset 3 --csv
+also "host: --with-value --csv: every line has the header's number of fields" \
+  same_field_count "$tmp/out"
+also "host: --with-value: the rows plain and gpureduce, checked ok" ladder_rows_ok plain gpureduce
+also "host: --with-value: the column speedup_vs_plain" csv_has speedup_vs_plain
+expect 0 "host: i8 argmin with the value, --json" \
+  --backend host --op argmin --type i8 --with-value --n 1000 --json
+also "host: --with-value --json says with_value" \
+  grep -q '"f64_accumulate": false, "with_value": true' "$tmp/out"
+run_or_skip "host: --with-value, columns of a 1000 x 133 bf16 matrix at ld 140, argmin" \
+  --backend host --batch 133 --n 1000 --columns --stride 140 --op argmin --type bf16 \
+  --with-value --repeat 1 --csv
+also_run "host: --batch --with-value: every vector checked ok" checked_ok
+also_run "host: --batch --with-value: the column with_value is 1" \
+  test "$(csv_column with_value)" = 1
+run_or_skip "host: --with-value --sweep-batched on 2^10 elements, u8 argmax" \
+  --backend host --sweep-batched --sweep-elements 2^10 --op argmax --type u8 --with-value \
+  --repeat 1 --csv
+also_run "host: --sweep-batched --with-value: every shape checked ok" checked_ok
+run_or_skip "host: --with-value, huge:0:3:100 over 2^12 f32 elements, argmin (empty segments)" \
+  --backend host --segments huge:0:3:100 --n 2^12 --op argmin --with-value --repeat 1 --csv
+also_run "host: --segments --with-value: 101 segments, checked ok" seg_row_is 101 ok
+run_or_skip "host: --with-value --sweep-segments on 2^10 elements, i32 argmax" \
+  --backend host --sweep-segments --sweep-elements 2^10 --op argmax --type i32 --with-value \
+  --repeat 1 --csv
+also_run "host: --sweep-segments --with-value: every row checked ok" seg_checked_ok
+
+# CUDA: skipped where there is no device.
+run_or_skip "cuda: f32 argmin with the value on 2^20, the plain arg op and CUB beside it" \
+  --backend cuda --op argmin --with-value --n 2^20 --csv
+also_run "cuda: --with-value: the rows plain, gpureduce and cub, checked ok" \
+  ladder_rows_ok plain gpureduce cub
+run_or_skip "cuda: --with-value, rows, 133 x 1000 f16 argmax" \
+  --backend cuda --batch 133 --n 1000 --op argmax --type f16 --with-value --repeat 1 --csv
+also_run "cuda: --batch --with-value: every vector checked ok" checked_ok
+run_or_skip "cuda: --with-value, random:5 over 2^16 bf16 elements, argmin" \
+  --backend cuda --segments random:5 --n 2^16 --op argmin --type bf16 --with-value --repeat 1 \
+  --csv
+also_run "cuda: --segments --with-value: every segment checked ok" seg_checked_ok

@@ -147,16 +147,19 @@ static const void *vector_alone(struct batched_ctx *bc, const struct shape *s, s
   return bc->scratch;
 }
 
-/* gpureduce_reduce of each checked vector alone, into bc->want. */
+/* gpureduce_reduce of each checked vector alone, into bc->want; with
+ * --with-value the plain arg op's, then its index with the element there
+ * (value_result_from_plain). */
 static void reference_results(struct batched_ctx *bc, const struct shape *s, size_t count) {
   const struct options *o = bc->run->opt;
   const int cuda = bc->run->cuda;
+  const unsigned flags = o->flags & ~GPUREDUCE_WITH_VALUE;
   poison_buffer(cuda, bc->ref_out, count * bc->rs);
   for (size_t k = 0; k < count; ++k) {
     const void *v = vector_alone(bc, s, bc->rows[k]);
     const gpureduce_status_t st =
         gpureduce_reduce(v, (unsigned char *)bc->ref_out + k * bc->rs, s->n, o->type, o->op,
-                         o->flags, bc->run->h);
+                         flags, bc->run->h);
     if (st != GPUREDUCE_SUCCESS)
       library_failed(bc->run->h, st, "gpureduce_reduce (one vector alone, for the checks)");
   }
@@ -164,6 +167,15 @@ static void reference_results(struct batched_ctx *bc, const struct shape *s, siz
     bench_cuda_copy_to_host(bc->want, bc->ref_out, count * bc->rs);
   else
     memcpy(bc->want, bc->ref_out, count * bc->rs);
+  if (!is_with_value(o)) return;
+  /* vector b's first element and the bytes between its elements */
+  const unsigned char *x = bc->in.x;
+  const size_t stride = shape_columns(s) ? s->ld * bc->es : bc->es;
+  for (size_t k = 0; k < count; ++k) {
+    const size_t b = bc->rows[k];
+    const void *first = x + (shape_columns(s) ? b : b * s->ld) * bc->es;
+    value_result_from_plain(cuda, o->type, o->op, first, s->n, stride, bc->want + k * bc->rs);
+  }
 }
 
 /* Compare got[k] with want[k] for every checked vector; the first
@@ -311,6 +323,7 @@ enum {
   BC_OP,
   BC_TYPE,
   BC_F64,
+  BC_WITH_VALUE,
   BC_COUNT
 };
 
@@ -339,6 +352,7 @@ static const struct column batched_columns[BC_COUNT] = {
     [BC_OP] = {"op", "op", 0, SHOW_DATA, 0},
     [BC_TYPE] = {"type", "type", 0, SHOW_DATA, 0},
     [BC_F64] = {"f64_accumulate", "f64 acc", 0, SHOW_DATA, 0},
+    [BC_WITH_VALUE] = {"with_value", "with value", 0, SHOW_DATA, 0},
 };
 
 static void batched_row(const struct batched_ctx *bc, const struct batched_point *p,
@@ -388,6 +402,7 @@ static void batched_row(const struct batched_ctx *bc, const struct batched_point
   set_text(r, BC_OP, "%s", gpureduce_op_name(o->op));
   set_text(r, BC_TYPE, "%s", gpureduce_type_name(o->type));
   set_num(r, BC_F64, o->flags & GPUREDUCE_ACCUMULATE_F64 ? 1 : 0);
+  set_num(r, BC_WITH_VALUE, is_with_value(o));
 }
 
 static void batched_notes(struct batched_ctx *bc, int slow_batches) {
@@ -426,6 +441,7 @@ static void batched_notes(struct batched_ctx *bc, int slow_batches) {
            "check: each result bit for bit = gpureduce_reduce of that vector alone (a column "
            "copied to a contiguous buffer first); cub within 1e-3 for float sums and prod, "
            "exactly otherwise");
+  note_value_check(run, "that vector alone", bc->cub != NULL);
   add_note(run,
            "checked: every vector when batch <= %d, else %d (\"ok (%d)\"): the first %d, the "
            "last %d and %d spread evenly between",

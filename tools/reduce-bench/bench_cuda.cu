@@ -590,6 +590,7 @@ struct bench_cub_seg {
   void *out;           /* max_batch results of result_bytes */
   size_t max_batch;
   size_t result_bytes; /* CUB's output per segment */
+  size_t value_at;     /* ArgMin, ArgMax: the value's offset in CUB's pair */
 };
 
 namespace {
@@ -673,15 +674,24 @@ cudaError_t seg_offsets(gpureduce_op_t op, void *temp, size_t &bytes, const benc
                         b, b + 1);
 }
 
-/* CUB's output per segment. */
+/* CUB's output per segment: its bytes and, for ArgMin and ArgMax, where
+ * the pair holds the value. */
+struct SegLayout {
+  size_t bytes, value_at;
+};
+
 template <typename T, typename A>
-size_t seg_result_bytes(gpureduce_op_t op) {
+SegLayout seg_result_layout(gpureduce_op_t op) {
   switch (op) {
     case GPUREDUCE_MIN:
-    case GPUREDUCE_MAX: return sizeof(T);
+    case GPUREDUCE_MAX: return {sizeof(T), 0};
     case GPUREDUCE_ARGMIN:
-    case GPUREDUCE_ARGMAX: return sizeof(cub::KeyValuePair<int, T>);
-    default: return sizeof(A);
+    case GPUREDUCE_ARGMAX: {
+      const cub::KeyValuePair<int, T> kv;
+      return {sizeof kv, (size_t)(reinterpret_cast<const char *>(&kv.value) -
+                                  reinterpret_cast<const char *>(&kv))};
+    }
+    default: return {sizeof(A), 0};
   }
 }
 
@@ -711,16 +721,16 @@ cudaError_t seg_dispatch_offsets(const bench_cub_seg *c, void *temp, size_t &byt
   return cudaErrorInvalidValue;
 }
 
-size_t seg_bytes_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+SegLayout seg_layout_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if (type == GPUREDUCE_F32 && (flags & GPUREDUCE_ACCUMULATE_F64))
-    return seg_result_bytes<float, double>(op);
+    return seg_result_layout<float, double>(op);
   switch (type) {
 #define BENCH_CUB_CASE(type, T, A) \
-  case type: return seg_result_bytes<T, A>(op);
+  case type: return seg_result_layout<T, A>(op);
     BENCH_CUB_TYPES(BENCH_CUB_CASE)
 #undef BENCH_CUB_CASE
   }
-  return 0;
+  return {0, 0};
 }
 
 const char *seg_call_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
@@ -753,7 +763,9 @@ extern "C" struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpu
   c->op = op;
   c->flags = flags;
   c->max_batch = max_batch;
-  c->result_bytes = seg_bytes_of(type, op, flags);
+  const SegLayout layout = seg_layout_of(type, op, flags);
+  c->result_bytes = layout.bytes;
+  c->value_at = layout.value_at;
   const int arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
   if (rs == 0 || c->result_bytes == 0 || (!arg && c->result_bytes != rs)) {
     std::fprintf(stderr,
@@ -832,6 +844,10 @@ static void copy_seg_results(struct bench_cub_seg *c, const size_t *rows, size_t
       std::memcpy(&key, staged + k * rb, sizeof key);
       const uint64_t index = (uint64_t)(int64_t)key;
       std::memcpy(d + k * rs, &index, sizeof index);
+      if (rs < 16) continue;
+      /* GPUREDUCE_WITH_VALUE: the pair's value after the index, zeros after it */
+      std::memset(d + k * rs + 8, 0, 8);
+      std::memcpy(d + k * rs + 8, staged + k * rb + c->value_at, gpureduce_type_size(c->type));
     } else {
       std::memcpy(d + k * rs, staged + k * rb, rs);
     }
@@ -983,6 +999,11 @@ extern "C" void bench_cub_run_once(struct bench_cub *c, const void *in, size_t n
   bench_cuda_poison(c->index, sizeof(int64_t));
   bench_cub_run(c, in, n);
   bench_cuda_copy_to_host(dst, arg ? c->index : c->out, bytes < 8 ? bytes : 8);
+  if (!arg || bytes < 16) return;
+  /* GPUREDUCE_WITH_VALUE's layout: CUB's value after the index, zeros after it */
+  unsigned char *value = static_cast<unsigned char *>(dst) + 8;
+  std::memset(value, 0, 8);
+  bench_cuda_copy_to_host(value, c->out, gpureduce_type_size(c->type));
 }
 
 extern "C" void bench_cub_destroy(struct bench_cub *c) {

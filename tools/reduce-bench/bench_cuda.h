@@ -116,7 +116,9 @@ const char *bench_cub_name(const struct bench_cub *c);
 void bench_cub_run(struct bench_cub *c, const void *in, size_t n);
 /* Poison the outputs, run once and copy the first bytes (<= 8) of the
  * result to dst: the index for argmin and argmax, else the value (in the
- * accumulator type for sums and prod, the element type for min and max). */
+ * accumulator type for sums and prod, the element type for min and max).
+ * bytes 16 for argmin and argmax: GPUREDUCE_WITH_VALUE's layout, the index,
+ * then CUB's value in the element type, zeros to byte 16. */
 void bench_cub_run_once(struct bench_cub *c, const void *in, size_t n, void *dst, size_t bytes);
 void bench_cub_destroy(struct bench_cub *c);
 
@@ -169,7 +171,9 @@ void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_matrix *m);
  * rows[0 .. count-1] (ascending) to dst, gpureduce_result_size() bytes
  * each, as gpureduce lays them out: the accumulator for the sum-likes and
  * prod, the element for min and max, the index (CUB's offset in the
- * segment) as a uint64_t for argmin and argmax.
+ * segment) as a uint64_t for argmin and argmax, and with
+ * GPUREDUCE_WITH_VALUE CUB's value after it in the element type, zeros to
+ * byte 16.
  */
 void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
                            const size_t *rows, size_t count, void *dst);

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gpureduce.h"
 
@@ -83,6 +84,63 @@ static void compare_bits(struct verdict *v, gpureduce_type_t rt, const void *got
   verdict_wrong(v, rt, got, "expected %s (%s)", value, what);
 }
 
+/* ---- GPUREDUCE_WITH_VALUE's 16 bytes ------------------------------------------ */
+
+int is_value_result(gpureduce_op_t op, unsigned flags) {
+  return op_is_arg(op) && (flags & GPUREDUCE_WITH_VALUE);
+}
+
+/* The tests' ref_with_value over x[0 .. n-1]. */
+static void reference_value_result(const void *x, size_t n, gpureduce_type_t t,
+                                   gpureduce_op_t op, unsigned char out[RESULT_MAX]) {
+  if (ref_with_value(x, n, t, op, out) != 0)
+    fatal(EXIT_WRONG, "internal error: the tests' reference has no value result for %s %s",
+          gpureduce_type_name(t), gpureduce_op_name(op));
+}
+
+void value_result_of(gpureduce_type_t t, gpureduce_op_t op, uint64_t index, const void *element,
+                     unsigned char out[RESULT_MAX]) {
+  reference_value_result(element, element ? 1 : 0, t, op, out);
+  if (element) tu_store(out, 0, 8, index);
+}
+
+/* "index 5, value 0x3c00 (1)"; the bytes after the value only when they
+ * are not zeros. */
+static void format_value_result(gpureduce_type_t t, const unsigned char *p, char *buf,
+                                size_t size) {
+  char value[64];
+  int after = 0;
+  for (unsigned i = 8 + TU_TYPE(t)->size; i < RESULT_MAX; ++i) after |= p[i];
+  format_result(t, p + 8, value, sizeof value);
+  snprintf(buf, size, "index %llu, value %s%s", (unsigned long long)tu_load(p, 0, 8), value,
+           after ? ", bytes after it not zero" : "");
+}
+
+static void compare_value_result(struct verdict *v, gpureduce_type_t t, const void *got,
+                                 const void *want, const char *what) {
+  const unsigned char *g = got, *w = want;
+  char gs[112], ws[112];
+  v->exact = 1;
+  const int index_same = memcmp(g, w, 8) == 0, value_same = memcmp(g + 8, w + 8, 8) == 0;
+  if (index_same && value_same) return;
+  format_value_result(t, g, gs, sizeof gs);
+  format_value_result(t, w, ws, sizeof ws);
+  v->wrong = 1;
+  snprintf(v->detail, sizeof v->detail, "result %s, expected %s (%s; the %s)", gs, ws, what,
+           !index_same && !value_same ? "index and the value differ"
+           : index_same               ? "value differs"
+                                      : "index differs");
+}
+
+/* compare_bits of a result of (t, op, flags): the value results whole. */
+static void compare_result(struct verdict *v, gpureduce_type_t t, gpureduce_op_t op,
+                           unsigned flags, const void *got, const void *want, const char *what) {
+  if (is_value_result(op, flags))
+    compare_value_result(v, t, got, want, what);
+  else
+    compare_bits(v, result_type(t, op, flags), got, want, what);
+}
+
 /* rt is a floating type. */
 static void compare_bound(struct verdict *v, gpureduce_type_t rt, const void *got, double want,
                           double bound, const char *what) {
@@ -94,7 +152,7 @@ static void compare_bound(struct verdict *v, gpureduce_type_t rt, const void *go
 struct verdict check_same(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
                           const void *got, const void *want, const char *what) {
   struct verdict v = {0, 0, ""};
-  compare_bits(&v, result_type(t, op, flags), got, want, what);
+  compare_result(&v, t, op, flags, got, want, what);
   return v;
 }
 
@@ -103,7 +161,7 @@ struct verdict check_close(gpureduce_type_t t, gpureduce_op_t op, unsigned flags
   struct verdict v = {0, 0, ""};
   const gpureduce_type_t rt = result_type(t, op, flags);
   if (op_is_arg(op) || op_is_extremum(op) || !TU_TYPE(rt)->is_float) {
-    compare_bits(&v, rt, got, want, what);
+    compare_result(&v, t, op, flags, got, want, what);
     return v;
   }
   const double w = tu_value(rt, result_bits(rt, want));
@@ -129,8 +187,12 @@ struct verdict check_ones(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
                           const void *got) {
   struct verdict v = {0, 0, ""};
   const gpureduce_type_t rt = result_type(t, op, flags);
-  unsigned char want[8] = {0};
-  if (op_is_extremum(op)) {
+  RESULT_BUFFER(want) = {0};
+  if (is_value_result(op, flags)) {
+    unsigned char one[8];
+    bench_fill_ones_host(one, 1, t);
+    value_result_of(t, op, 0, one, want);
+  } else if (op_is_extremum(op)) {
     bench_fill_ones_host(want, 1, t);
   } else if (!op_is_arg(op)) { /* ARGMIN, ARGMAX: index 0, want as it is */
     const uint64_t count = op == GPUREDUCE_PROD ? 1 : n;
@@ -145,7 +207,7 @@ struct verdict check_ones(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
             gpureduce_type_name(rt));
     tu_store(want, 0, TU_TYPE(rt)->size, bits);
   }
-  compare_bits(&v, rt, got, want, "all-ones input");
+  compare_result(&v, t, op, flags, got, want, "all-ones input");
   return v;
 }
 
@@ -153,6 +215,12 @@ struct verdict check_reference(gpureduce_type_t t, gpureduce_op_t op, unsigned f
                                const void *x, size_t n, const void *got) {
   struct verdict v = {0, 0, ""};
   struct ref_answer ref;
+  if (is_value_result(op, flags)) {
+    RESULT_BUFFER(want);
+    reference_value_result(x, n, t, op, want);
+    compare_value_result(&v, t, got, want, "the tests' reference");
+    return v;
+  }
   const int r = ref_answer(x, n, t, op, flags, &ref);
   if (r == -2) fatal(EXIT_WRONG, "out of host memory (the tests' reference, n = %zu)", n);
   if (r != 0)

@@ -85,6 +85,7 @@ enum {
   LC_GBS,
   LC_LIMIT,
   LC_VS_FIRST,
+  LC_VS_PLAIN,
   LC_STEP,
   LC_CHECK,
   LC_COUNT
@@ -100,6 +101,7 @@ static const struct column ladder_columns[LC_COUNT] = {
     [LC_GBS] = {"gbs", "GB/s", 1, SHOW_ALL, 0},
     [LC_LIMIT] = {"pct_limit", "% limit", 1, SHOW_ALL, 0},
     [LC_VS_FIRST] = {"speedup_vs_v1", "x v1", 2, SHOW_ALL, 0},
+    [LC_VS_PLAIN] = {"speedup_vs_plain", "x plain", 2, SHOW_ALL, 0},
     [LC_STEP] = {"step", "step", 2, SHOW_ALL, 0},
     [LC_CHECK] = {"check", "check", 0, SHOW_ALL, 1},
 };
@@ -145,9 +147,11 @@ struct ladder_ctx {
   const struct timing *tm;
 };
 
-static void check_row(struct ladder_ctx *lc, struct ladder_row *row, const void *bits) {
+/* bits: the row's result of --op and --type with flags. */
+static void check_row(struct ladder_ctx *lc, struct ladder_row *row, unsigned flags,
+                      const void *bits) {
   const struct options *o = lc->run->opt;
-  const struct verdict v = check_ones(o->type, o->op, o->flags, o->n, bits);
+  const struct verdict v = check_ones(o->type, o->op, flags, o->n, bits);
   row->checked = 1;
   row->exact = v.exact;
   row->wrong = v.wrong;
@@ -174,7 +178,7 @@ static void ladder_rung(struct ladder_ctx *lc, gpureduce_ladder_rung_t rung, voi
   bench_cuda_poison(lc->out, 16);
   run_rung(&call);
   bench_cuda_copy_to_host(&sum, lc->out, sizeof sum);
-  check_row(lc, row, &sum);
+  check_row(lc, row, 0, &sum);
 }
 
 /* Workspace for every rung: the largest size, allocated once. */
@@ -202,25 +206,34 @@ static void ladder_rungs(struct ladder_ctx *lc, struct ladder_row *rows, int *nr
   bench_cuda_free(ws);
 }
 
-static void ladder_library(struct ladder_ctx *lc, struct ladder_row *row) {
+/* The library's row; plain: with --with-value, the row of the same call
+ * without the flag (the plain arg op), which is no rung. */
+static void ladder_library(struct ladder_ctx *lc, struct ladder_row *row, int plain) {
   const struct options *o = lc->run->opt;
   struct reduce_call call = {lc->in.x, lc->out, lc->in.n, o->type, o->op, o->flags, lc->run->h};
   char what[64];
-  row->id = "gpureduce";
-  row->rung = 1;
+  if (plain) call = plain_call(&call);
+  row->id = plain ? "plain" : "gpureduce";
+  row->rung = !plain;
   if (is_plain_f32_sum(o))
     snprintf(row->kernel, sizeof row->kernel, "gpureduce_sum_f32");
   else
     snprintf(row->kernel, sizeof row->kernel, "gpureduce_reduce %s",
-             what_text(o, what, sizeof what));
+             call_text(call.type, gpureduce_op_name(call.op), call.flags, what, sizeof what));
   snprintf(row->launches, sizeof row->launches, "%s", lc->run->cuda ? "1" : "-");
   row->bytes = (uint64_t)lc->in.n * gpureduce_type_size(o->type);
-  progress(" ladder gpureduce ...");
+  progress(" ladder %s ...", row->id);
   row->ms = median_ms(&lc->run->ck, lc->tm, run_reduce, &call);
   if (!o->check) return;
-  unsigned char bits[8];
+  RESULT_BUFFER(bits);
   library_result(&call, lc->run->cuda, bits);
-  check_row(lc, row, bits);
+  check_row(lc, row, call.flags, bits);
+}
+
+/* The library's rows: with --with-value the plain arg op's first. */
+static void ladder_library_rows(struct ladder_ctx *lc, struct ladder_row *rows, int *nrows) {
+  if (is_with_value(lc->run->opt)) ladder_library(lc, &rows[(*nrows)++], 1);
+  ladder_library(lc, &rows[(*nrows)++], 0);
 }
 
 static void ladder_cub(struct ladder_ctx *lc, struct ladder_row *row) {
@@ -233,10 +246,10 @@ static void ladder_cub(struct ladder_ctx *lc, struct ladder_row *row) {
   progress(" ladder cub ...");
   row->ms = median_ms(&lc->run->ck, lc->tm, run_cub, &call);
   if (o->check) {
-    unsigned char bits[8];
+    RESULT_BUFFER(bits);
     bench_cub_run_once(call.cub, lc->in.x, o->n, bits,
                        gpureduce_result_size(o->type, o->op, o->flags));
-    check_row(lc, row, bits);
+    check_row(lc, row, o->flags, bits);
   }
   bench_cub_destroy(call.cub);
 }
@@ -270,8 +283,14 @@ static void measure_limit(struct run *run, const struct timing *tm, struct bench
 static void ladder_table(struct run *run, const struct ladder_row *rows, int nrows,
                          struct table *t) {
   const struct ladder_row *first = NULL, *prev = NULL, *step_from = NULL, *step_to = NULL;
+  const struct ladder_row *plain = NULL, *library = NULL;
   double step_best = 0.0;
+  for (int i = 0; i < nrows; ++i) {
+    if (strcmp(rows[i].id, "plain") == 0) plain = &rows[i];
+    if (strcmp(rows[i].id, "gpureduce") == 0) library = &rows[i];
+  }
   table_init(t, ladder_columns, LC_COUNT);
+  t->enabled[LC_VS_PLAIN] = plain != NULL;
   t->enabled[LC_LIMIT] = run->limit_gbs > 0;
   t->enabled[LC_LAUNCHES] = run->cuda;
   if (!run->cuda) t->title[LC_VS_FIRST] = "x serial", t->key[LC_VS_FIRST] = "speedup_vs_serial";
@@ -288,6 +307,7 @@ static void ladder_table(struct run *run, const struct ladder_row *rows, int nro
     set_num(r, LC_GBS, gbps(lr->bytes, lr->ms));
     if (run->limit_gbs > 0) set_num(r, LC_LIMIT, 100.0 * gbps(lr->bytes, lr->ms) / run->limit_gbs);
     if (first) set_num(r, LC_VS_FIRST, first->ms / lr->ms);
+    if (plain) set_num(r, LC_VS_PLAIN, plain->ms / lr->ms);
     if (lr->rung && prev) {
       set_num(r, LC_STEP, prev->ms / lr->ms);
       if (prev->ms / lr->ms > step_best)
@@ -298,6 +318,9 @@ static void ladder_table(struct run *run, const struct ladder_row *rows, int nro
   }
   if (step_to)
     add_summary(run, "largest step: %s -> %s, %.2fx", step_from->id, step_to->id, step_best);
+  if (plain && library)
+    add_summary(run, "with value: %.2fx the plain %s's speed (%.4f ms, plain %.4f ms)",
+                plain->ms / library->ms, gpureduce_op_name(run->opt->op), library->ms, plain->ms);
 }
 
 static void ladder_verdict(struct run *run, const struct ladder_row *rows, int nrows) {
@@ -316,7 +339,8 @@ static void ladder_verdict(struct run *run, const struct ladder_row *rows, int n
     add_summary(run, "check: WRONG:%s (%d of %d results right; details on stderr)", wrong,
                 checked - run->wrong, checked);
   else if (op_is_arg(o->op))
-    add_summary(run, "check: all %d results right (index 0 of %zu ones, exact)", checked, o->n);
+    add_summary(run, "check: all %d results right (index 0%s of %zu ones, exact)", checked,
+                is_with_value(o) ? " and the value 1" : "", o->n);
   else if (o->op == GPUREDUCE_PROD || op_is_extremum(o->op))
     add_summary(run, "check: all %d results right (1 from %zu ones, exact)", checked, o->n);
   else
@@ -348,6 +372,13 @@ static void ladder_notes(struct run *run, const struct input *in) {
   }
   if (!is_plain_f32_sum(o) && run->cuda)
     add_note(run, "the ladder rungs v1..v6 are f32 sum only: rows gpureduce, cub, probe");
+  if (!is_with_value(o)) return;
+  add_note(run,
+           "plain: the same gpureduce_reduce without GPUREDUCE_WITH_VALUE (an 8-byte index, not "
+           "16 bytes); x plain = plain time / the row's time");
+  if (run->cuda && bench_cub_built())
+    add_note(run, "cub: %s returns the index and the value (a key-value pair): like for like",
+             o->op == GPUREDUCE_ARGMIN ? "cub::DeviceReduce::ArgMin" : "cub::DeviceReduce::ArgMax");
 }
 
 /* The table, the verdict and the notes, printed; the buffers freed. */
@@ -369,7 +400,7 @@ static int run_ladder_cuda(struct run *run) {
   apply_blocks(run, o->n);
   describe_blocks(run, o->n);
   const struct timing tm = {WARMUP_CALLS, o->repeat, 1};
-  struct ladder_row rows[ROW_COUNT];
+  struct ladder_row rows[ROW_COUNT + 1]; /* --with-value: the plain row too */
   int nrows = 0;
   struct bench_probe *probe = bench_probe_create();
   memset(rows, 0, sizeof rows);
@@ -379,7 +410,7 @@ static int run_ladder_cuda(struct run *run) {
                           &tm};
   fill_ones(&lc.in, o->type);
   if (is_plain_f32_sum(o)) ladder_rungs(&lc, rows, &nrows);
-  if (o->only & (1u << ROW_LIB)) ladder_library(&lc, &rows[nrows++]);
+  if (o->only & (1u << ROW_LIB)) ladder_library_rows(&lc, rows, &nrows);
   if ((o->only & (1u << ROW_CUB)) && bench_cub_built()) ladder_cub(&lc, &rows[nrows++]);
   if (o->only & (1u << ROW_PROBE)) ladder_probe(&lc, probe, &rows[nrows++]);
   progress(" ");
@@ -411,7 +442,7 @@ static void ladder_serial(struct ladder_ctx *lc, struct ladder_row *row) {
 static int run_ladder_host(struct run *run) {
   const struct options *o = run->opt;
   const struct timing tm = {WARMUP_CALLS, o->repeat, 1};
-  struct ladder_row rows[2];
+  struct ladder_row rows[2]; /* serial (f32 sum) or plain (--with-value), gpureduce */
   int nrows = 0;
   memset(rows, 0, sizeof rows);
   run->mode = is_plain_f32_sum(o) ? "ladder" : "single";
@@ -419,7 +450,7 @@ static int run_ladder_host(struct run *run) {
                           &tm};
   fill_ones(&lc.in, o->type);
   if (is_plain_f32_sum(o)) ladder_serial(&lc, &rows[nrows++]);
-  if (o->only & (1u << ROW_LIB)) ladder_library(&lc, &rows[nrows++]);
+  if (o->only & (1u << ROW_LIB)) ladder_library_rows(&lc, rows, &nrows);
   progress(" ");
   add_note(run, "rows v1..v6, cub and probe need CUDA; the host backend runs gpureduce%s",
            is_plain_f32_sum(o) ? " and a serial loop for comparison" : "");

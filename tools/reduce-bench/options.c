@@ -73,6 +73,9 @@ static const char *const usage_text[] = {
     "                    operations and types get rows gpureduce, cub and probe",
     "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs, sum_squares or dot",
     "                    in double (GPUREDUCE_ACCUMULATE_F64)",
+    "  --with-value      argmin or argmax with the element's value",
+    "                    (GPUREDUCE_WITH_VALUE, 16-byte results); the 1-D runs",
+    "                    time the plain arg op beside it",
     "  --offset K        start the input K elements into its allocation, so it",
     "                    is misaligned (default 0)",
     "  --device D        CUDA device ordinal (default 0); given with --backend",
@@ -414,6 +417,7 @@ enum {
   OPT_OP,
   OPT_TYPE,
   OPT_F64,
+  OPT_WITH_VALUE,
   OPT_OFFSET,
   OPT_DEVICE,
   OPT_BACKEND,
@@ -443,6 +447,7 @@ static const struct option long_options[] = {
     {"op", required_argument, NULL, OPT_OP},
     {"type", required_argument, NULL, OPT_TYPE},
     {"f64-accumulate", no_argument, NULL, OPT_F64},
+    {"with-value", no_argument, NULL, OPT_WITH_VALUE},
     {"offset", required_argument, NULL, OPT_OFFSET},
     {"device", required_argument, NULL, OPT_DEVICE},
     {"backend", required_argument, NULL, OPT_BACKEND},
@@ -499,6 +504,8 @@ static void print_version(void) {
 int is_batched(const struct options *o) { return o->batch || o->sweep_batched; }
 
 int is_segmented(const struct options *o) { return o->segments || o->sweep_segments; }
+
+int is_with_value(const struct options *o) { return (o->flags & GPUREDUCE_WITH_VALUE) != 0; }
 
 int is_plain_f32_sum(const struct options *o) {
   return o->type == GPUREDUCE_F32 && o->op == GPUREDUCE_SUM && !o->flags && !o->dot;
@@ -573,6 +580,8 @@ static void check_options(struct options *o) {
   if (o->dot && (is_batched(o) || is_segmented(o) || o->tune || o->only_given || o->blocks))
     usage_error("--op dot: --n or --sweep only (not with --batch, --sweep-batched, "
                 "--segments, --sweep-segments, --tune, --only or --blocks)");
+  if (is_with_value(o) && o->op != GPUREDUCE_ARGMIN && o->op != GPUREDUCE_ARGMAX)
+    usage_error("--with-value applies to argmin and argmax, not to %s", op_text(o));
   if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
     usage_error(
         "--f64-accumulate applies to the f32 sum, prod, sum_abs, sum_squares and dot, "
@@ -580,16 +589,16 @@ static void check_options(struct options *o) {
         gpureduce_type_name(o->type), op_text(o));
   if (o->sweep && o->n_given) usage_error("--n and --sweep: the sweep has its own sizes");
   if (o->tune && (o->sweep || o->only_given || o->blocks || o->offset))
-    usage_error("--tune: only --op, --type, --f64-accumulate, --n (the largest size), "
-                "--device and the output format apply");
+    usage_error("--tune: only --op, --type, --f64-accumulate, --with-value, --n (the largest "
+                "size), --device and the output format apply");
   if (o->tune && o->backend == BACKEND_HOST)
     usage_error("--tune: block counts are for CUDA devices, not the host backend");
   if (o->sweep && o->only_given)
     usage_error("--only selects ladder rows; it does not apply to --sweep");
   if (o->only_given && (o->only & RUNG_ROWS) && !is_plain_f32_sum(o))
     usage_error(
-        "--only: the ladder rungs 1 to 6 are f32 sum only (no --op, --type or "
-        "--f64-accumulate)");
+        "--only: the ladder rungs 1 to 6 are f32 sum only (no --op, --type, "
+        "--f64-accumulate or --with-value)");
   if (o->offset > SIZE_MAX / 16 - o->n) usage_error("--offset: too large for --n");
 }
 
@@ -627,6 +636,7 @@ void parse_options(int argc, char **argv, struct options *o) {
         break;
       case OPT_TYPE: o->type = option_type(optarg); break;
       case OPT_F64: o->flags |= GPUREDUCE_ACCUMULATE_F64; break;
+      case OPT_WITH_VALUE: o->flags |= GPUREDUCE_WITH_VALUE; break;
       case OPT_OFFSET: o->offset = option_count("offset", optarg, 0, MAX_OFFSET); break;
       case OPT_DEVICE:
         o->device = option_int("device", optarg, 0, 1023), o->device_given = 1;

@@ -106,6 +106,9 @@ const char *dist_kind_name(const struct seg_dist *d);
 /* The operation's name: gpureduce_op_name(o->op), or "dot". */
 const char *op_text(const struct options *o);
 
+/* --with-value: ARGMIN or ARGMAX with GPUREDUCE_WITH_VALUE. */
+int is_with_value(const struct options *o);
+
 /* The f32 sum without flags: the operation of the ladder's rungs. */
 int is_plain_f32_sum(const struct options *o);
 

@@ -223,10 +223,16 @@ static void version_text(int v, char *buf, size_t size) {
   snprintf(buf, size, "%d.%d", v / 1000, v % 1000 / 10);
 }
 
-const char *what_text(const struct options *o, char *buf, size_t size) {
-  snprintf(buf, size, "%s %s%s", gpureduce_type_name(o->type), op_text(o),
-           o->flags ? " (f64 accumulation)" : "");
+const char *call_text(gpureduce_type_t t, const char *op, unsigned flags, char *buf,
+                      size_t size) {
+  snprintf(buf, size, "%s %s%s%s", gpureduce_type_name(t), op,
+           flags & GPUREDUCE_ACCUMULATE_F64 ? " (f64 accumulation)" : "",
+           flags & GPUREDUCE_WITH_VALUE ? " (with value)" : "");
   return buf;
+}
+
+const char *what_text(const struct options *o, char *buf, size_t size) {
+  return call_text(o->type, op_text(o), o->flags, buf, size);
 }
 
 static void print_header_text(FILE *f, const struct run *run) {
@@ -287,9 +293,10 @@ static void print_json(FILE *f, const struct run *run, const struct table *t) {
   print_device_json(f, run);
   fprintf(f,
           "  \"mode\": \"%s\", \"op\": \"%s\", \"type\": \"%s\", \"f64_accumulate\": %s, "
-          "\"offset\": %zu, \"checked\": %s, \"cub\": ",
+          "\"with_value\": %s, \"offset\": %zu, \"checked\": %s, \"cub\": ",
           run->mode, op_text(o), gpureduce_type_name(o->type),
-          o->flags ? "true" : "false", o->offset, o->check ? "true" : "false");
+          o->flags & GPUREDUCE_ACCUMULATE_F64 ? "true" : "false",
+          is_with_value(o) ? "true" : "false", o->offset, o->check ? "true" : "false");
   json_string(f, cub_text(cub, sizeof cub));
   fprintf(f, ",\n  \"backend\": \"%s\", \"repeat\": %d, \"n\": ", run->cuda ? "cuda" : "host",
           o->repeat);

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "gpureduce.h"
+
 #include "bench.h"
 
 struct options;
@@ -69,7 +71,11 @@ const char *label_n(size_t n, char *buf, size_t size);
 const char *describe_n(size_t n, char *buf, size_t size);
 /* Bytes in B, kB, MB or GB (powers of 1000), one decimal. */
 const char *describe_bytes(double bytes, char *buf, size_t size);
-/* "f32 sum", "f32 sum (f64 accumulation)". */
+/* "f32 sum", "f32 sum (f64 accumulation)", "f16 argmax (with value)": the
+ * type, the operation's name op and the flags. */
+const char *call_text(gpureduce_type_t t, const char *op, unsigned flags, char *buf,
+                      size_t size);
+/* call_text of --op (op_text: "dot" too), --type and the flags. */
 const char *what_text(const struct options *o, char *buf, size_t size);
 
 #endif /* REDUCE_BENCH_REPORT_H */

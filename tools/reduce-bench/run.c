@@ -119,15 +119,36 @@ void run_cub(void *arg) {
 
 void library_result(const struct reduce_call *c, int cuda, void *bits) {
   const size_t bytes = gpureduce_result_size(c->type, c->op, c->flags);
-  if (cuda)
-    bench_cuda_poison(c->out, 16);
-  else
-    memset(c->out, 0xff, 16);
+  poison_buffer(cuda, c->out, RESULT_MAX);
   run_reduce((void *)c);
   if (cuda)
     bench_cuda_copy_to_host(bits, c->out, bytes);
   else
     memcpy(bits, c->out, bytes);
+}
+
+struct reduce_call plain_call(const struct reduce_call *c) {
+  struct reduce_call p = *c;
+  p.flags &= ~GPUREDUCE_WITH_VALUE;
+  return p;
+}
+
+void value_result_from_plain(int cuda, gpureduce_type_t t, gpureduce_op_t op, const void *first,
+                             size_t n, size_t stride, unsigned char *result) {
+  uint64_t index = GPUREDUCE_NO_INDEX;
+  unsigned char element[8];
+  if (n) {
+    memcpy(&index, result, sizeof index);
+    if (index >= n)
+      fatal(EXIT_WRONG, "WRONG: %s %s of %zu elements without the value gave index %llu",
+            gpureduce_type_name(t), gpureduce_op_name(op), n, (unsigned long long)index);
+    const unsigned char *at = (const unsigned char *)first + index * stride;
+    if (cuda)
+      bench_cuda_copy_to_host(element, at, gpureduce_type_size(t));
+    else
+      memcpy(element, at, gpureduce_type_size(t));
+  }
+  value_result_of(t, op, index, n ? element : NULL, result);
 }
 
 /* ---- buffers ------------------------------------------------------------------ */
@@ -164,7 +185,7 @@ void fill_random(struct input *in, gpureduce_type_t t) {
 }
 
 void *output_alloc(int cuda) {
-  return cuda ? bench_cuda_alloc(16, "output") : xmalloc_aligned(16);
+  return cuda ? bench_cuda_alloc(RESULT_MAX, "output") : xmalloc_aligned(RESULT_MAX);
 }
 
 void output_free(int cuda, void *p) {
@@ -209,6 +230,13 @@ void copy_picked(int cuda, void *dst, const void *src, size_t rs, const size_t *
       memcpy(to, from, len * rs);
     k += len;
   }
+}
+
+void note_value_check(struct run *run, const char *of, int cub) {
+  if (!is_with_value(run->opt)) return;
+  add_note(run, "with the value: the index of the plain arg op on %s and the element there, as "
+                "MIN/MAX write it%s",
+           of, cub ? "; cub's ArgMin/ArgMax return the value too: like for like" : "");
 }
 
 /* ---- --blocks ---------------------------------------------------------------- */

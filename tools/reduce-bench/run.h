@@ -71,8 +71,21 @@ struct reduce_call {
 /* The library's production path: gpureduce_sum_f32 for the f32 sum,
  * gpureduce_reduce otherwise (a call_fn). */
 void run_reduce(void *arg);
-/* Run the library once into a poisoned output and copy the result. */
+/* Run the library once into a poisoned output and copy the result (room
+ * for RESULT_MAX bytes at bits). */
 void library_result(const struct reduce_call *c, int cuda, void *bits);
+/* c without GPUREDUCE_WITH_VALUE: the plain arg op that --with-value is
+ * timed and checked against. */
+struct reduce_call plain_call(const struct reduce_call *c);
+
+/* --with-value's checks: result (RESULT_MAX bytes, host memory) holds at
+ * byte 0 the plain arg op's index into the vector of n elements whose
+ * first is at first (backend memory, elements stride bytes apart; n == 0:
+ * an empty segment, result not read).  The element there is copied back,
+ * and result becomes what GPUREDUCE_WITH_VALUE must give (checks.h's
+ * value_result_of).  An index outside the vector is fatal (exit 1). */
+void value_result_from_plain(int cuda, gpureduce_type_t t, gpureduce_op_t op, const void *first,
+                             size_t n, size_t stride, unsigned char *result);
 
 struct cub_call {
   struct bench_cub *cub;
@@ -96,7 +109,8 @@ void input_free(struct input *in);
 /* Every element 1, or random values from a fixed seed (bench_cuda.h). */
 void fill_ones(struct input *in, gpureduce_type_t t);
 void fill_random(struct input *in, gpureduce_type_t t);
-/* 16 bytes of output (any result fits) in the backend's memory space. */
+/* RESULT_MAX (16) bytes of output (any result fits) in the backend's
+ * memory space. */
 void *output_alloc(int cuda);
 void output_free(int cuda, void *p);
 
@@ -125,8 +139,13 @@ void copy_picked(int cuda, void *dst, const void *src, size_t rs, const size_t *
                  size_t count);
 
 /* Append printf-style text to the string in buf (size bytes in all), cut
- * to fit: a point's check column. */
+ * to fit: a point's check column, the sweep's result bits. */
 void append_check(char *buf, size_t size, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+/* With --with-value, a note on its check: "with the value: the index of
+ * the plain arg op on <of>, ...", and with cub that CUB's ArgMin and
+ * ArgMax return the value too (a like-for-like comparison). */
+void note_value_check(struct run *run, const char *of, int cub);
 
 /* --blocks: the block count for n's size bucket (nothing else changes). */
 void apply_blocks(struct run *run, size_t n);

@@ -339,18 +339,21 @@ static size_t pick_segments(const struct seg_layout *l, size_t *rows) {
 
 /* gpureduce_reduce of each checked segment alone, into sc->want; an empty
  * segment's ARGMIN or ARGMAX must be GPUREDUCE_ERROR_EMPTY_INPUT there,
- * and UINT64_MAX ("no index") from the segmented call. */
+ * and UINT64_MAX ("no index") from the segmented call.  With --with-value:
+ * the plain arg op's, then its index with the element there
+ * (value_result_from_plain; an empty segment's, the empty value). */
 static void reference_results(struct seg_ctx *sc, const struct seg_bufs *b,
                               const struct seg_layout *l, size_t count) {
   const struct options *o = sc->run->opt;
   const int cuda = sc->run->cuda, arg = op_is_arg(o->op);
+  const unsigned flags = o->flags & ~GPUREDUCE_WITH_VALUE;
   poison_buffer(cuda, sc->ref_out, count * sc->rs);
   for (size_t k = 0; k < count; ++k) {
     const size_t s = sc->rows[k];
     const uint64_t len = l->off[s + 1] - l->off[s];
     const void *v = (const unsigned char *)b->x + l->off[s] * sc->es;
     const gpureduce_status_t st = gpureduce_reduce(
-        v, (unsigned char *)sc->ref_out + k * sc->rs, len, o->type, o->op, o->flags, sc->run->h);
+        v, (unsigned char *)sc->ref_out + k * sc->rs, len, o->type, o->op, flags, sc->run->h);
     if (st == GPUREDUCE_ERROR_EMPTY_INPUT && arg && len == 0) continue;
     if (st != GPUREDUCE_SUCCESS)
       library_failed(sc->run->h, st, "gpureduce_reduce (one segment alone, for the checks)");
@@ -362,9 +365,14 @@ static void reference_results(struct seg_ctx *sc, const struct seg_bufs *b,
   if (!arg) return;
   for (size_t k = 0; k < count; ++k) {
     const size_t s = sc->rows[k];
-    if (l->off[s + 1] != l->off[s]) continue;
+    const uint64_t len = l->off[s + 1] - l->off[s];
     const uint64_t none = UINT64_MAX;
-    memcpy(sc->want + k * sc->rs, &none, sizeof none);
+    const void *first = (const unsigned char *)b->x + l->off[s] * sc->es;
+    if (is_with_value(o))
+      value_result_from_plain(cuda, o->type, o->op, first, (size_t)len, sc->es,
+                              sc->want + k * sc->rs);
+    else if (len == 0)
+      memcpy(sc->want + k * sc->rs, &none, sizeof none);
   }
 }
 
@@ -635,6 +643,7 @@ enum {
   SG_OP,
   SG_TYPE,
   SG_F64,
+  SG_WITH_VALUE,
   SG_SEED,
   SG_COUNT
 };
@@ -670,6 +679,7 @@ static const struct column seg_columns[SG_COUNT] = {
     [SG_OP] = {"op", "op", 0, SHOW_DATA, 0},
     [SG_TYPE] = {"type", "type", 0, SHOW_DATA, 0},
     [SG_F64] = {"f64_accumulate", "f64 acc", 0, SHOW_DATA, 0},
+    [SG_WITH_VALUE] = {"with_value", "with value", 0, SHOW_DATA, 0},
     [SG_SEED] = {"seed", "seed", 0, SHOW_DATA, 0},
 };
 
@@ -730,6 +740,7 @@ static void seg_row(const struct seg_ctx *sc, const struct seg_point *p, struct 
   set_text(r, SG_OP, "%s", gpureduce_op_name(o->op));
   set_text(r, SG_TYPE, "%s", gpureduce_type_name(o->type));
   set_num(r, SG_F64, o->flags & GPUREDUCE_ACCUMULATE_F64 ? 1 : 0);
+  set_num(r, SG_WITH_VALUE, is_with_value(o));
   set_text(r, SG_SEED, "%llu", (unsigned long long)o->seed); /* above 2^53 too */
 }
 
@@ -777,6 +788,8 @@ static void seg_notes(struct seg_ctx *sc, int slow_batches) {
            "check: each result bit for bit = gpureduce_reduce of its segment alone (empty "
            "argmin/argmax: UINT64_MAX); cub within 1e-3 for float sums and prod, exactly "
            "otherwise, empty segments left out");
+  note_value_check(run, "its segment alone (an empty one: MIN's/MAX's empty value)",
+                   sc->cub_name[0] != 0);
   add_note(run,
            "checked: every segment up to %d of them, else %d (the first %d, the last %d, %d "
            "spread evenly between) and the longest: \"ok (%d)\", or \"ok (%d)\" when it is one",

@@ -53,12 +53,15 @@ enum {
   SC_L2,
   SC_GR_US,
   SC_GR_GBS,
+  SC_PLAIN_US,
+  SC_PLAIN_GBS,
   SC_CUB_US,
   SC_CUB_GBS,
   SC_PROBE_US,
   SC_PROBE_GBS,
   SC_PROBE_GRID,
   SC_ATOMIC_US,
+  SC_GR_VS_PLAIN,
   SC_GR_VS_CUB,
   SC_GR_VS_PROBE,
   SC_CHECK,
@@ -75,12 +78,15 @@ static const struct column sweep_columns[SC_COUNT] = {
     [SC_L2] = {"l2_resident", "in L2", 0, SHOW_DATA, 0},
     [SC_GR_US] = {"gpureduce_us", "gr us", 2, SHOW_ALL, 0},
     [SC_GR_GBS] = {"gpureduce_gbs", "gr GB/s", 1, SHOW_ALL, 0},
+    [SC_PLAIN_US] = {"plain_us", "plain us", 2, SHOW_ALL, 0},
+    [SC_PLAIN_GBS] = {"plain_gbs", "plain GB/s", 1, SHOW_ALL, 0},
     [SC_CUB_US] = {"cub_us", "cub us", 2, SHOW_ALL, 0},
     [SC_CUB_GBS] = {"cub_gbs", "cub GB/s", 1, SHOW_ALL, 0},
     [SC_PROBE_US] = {"probe_us", "probe us", 2, SHOW_ALL, 0},
     [SC_PROBE_GBS] = {"probe_gbs", "probe GB/s", 1, SHOW_ALL, 0},
     [SC_PROBE_GRID] = {"probe_blocks", "probe grid", 0, SHOW_ALL, 0},
     [SC_ATOMIC_US] = {"atomic_nondeterministic_us", "atomic* us", 2, SHOW_ALL, 0},
+    [SC_GR_VS_PLAIN] = {"gpureduce_vs_plain", "gr/plain", 2, SHOW_ALL, 0},
     [SC_GR_VS_CUB] = {"gpureduce_vs_cub", "gr/cub", 2, SHOW_ALL, 0},
     [SC_GR_VS_PROBE] = {"gpureduce_vs_probe", "gr/probe", 2, SHOW_ALL, 0},
     [SC_CHECK] = {"check", "check", 0, SHOW_ALL, 1},
@@ -113,10 +119,10 @@ struct sweep_ctx {
 /* What one size measured. */
 struct sweep_point {
   size_t n;
-  double gr_ms, cub_ms, probe_ms, atomic_ms; /* 0: not run */
+  double gr_ms, plain_ms, cub_ms, probe_ms, atomic_ms; /* 0: not run */
   unsigned probe_grid;
   char check[64];
-  char result[24]; /* gpureduce's result bits, hex (tools/compare-bits) */
+  char result[2 * RESULT_MAX + 3]; /* gpureduce's result bits, hex (tools/compare-bits) */
 };
 
 static void check_part(struct sweep_ctx *sc, struct sweep_point *p, const char *who,
@@ -163,16 +169,28 @@ static void check_sweep_ones(struct sweep_ctx *sc, struct sweep_point *p) {
 static void check_library(struct sweep_ctx *sc, struct sweep_point *p, const void *got) {
   const struct options *o = sc->run->opt;
   const void *x = sc->in.x;
+  if (is_with_value(o)) {
+    /* the plain arg op's index, and the element there as MIN/MAX writes it */
+    struct reduce_call call = {sc->in.x, sc->out, p->n, o->type, o->op, o->flags, sc->run->h};
+    const struct reduce_call plain = plain_call(&call);
+    RESULT_BUFFER(want);
+    library_result(&plain, sc->run->cuda, want);
+    value_result_from_plain(sc->run->cuda, o->type, o->op, sc->in.x, p->n,
+                            gpureduce_type_size(o->type), want);
+    const struct verdict v = check_same(o->type, o->op, o->flags, got, want,
+                                        "the plain arg op's index and the element there");
+    check_part(sc, p, "gpureduce!=plain", &v);
+  }
   if (sc->run->cuda) {
-    uint64_t want = 0; /* the host backend writes it: aligned for any result */
-    struct reduce_call hc = {sc->host_copy, &want, p->n, o->type, o->op, o->flags, sc->host};
+    RESULT_BUFFER(want) = {0}; /* the host backend writes it: aligned for any result */
+    struct reduce_call hc = {sc->host_copy, want, p->n, o->type, o->op, o->flags, sc->host};
     run_reduce(&hc);
     const struct verdict host =
-        check_same(o->type, o->op, o->flags, got, &want, "the host backend on the same data");
+        check_same(o->type, o->op, o->flags, got, want, "the host backend on the same data");
     check_part(sc, p, "gpureduce!=host", &host);
     struct reduce_call again = {sc->in.x, sc->out, p->n, o->type, o->op, o->flags, sc->run->h};
-    library_result(&again, 1, &want);
-    const struct verdict rerun = check_same(o->type, o->op, o->flags, got, &want, "a second run");
+    library_result(&again, 1, want);
+    const struct verdict rerun = check_same(o->type, o->op, o->flags, got, want, "a second run");
     check_part(sc, p, "gpureduce(rerun)", &rerun);
     if (p->n > REFERENCE_MAX_N) return;
     x = sc->host_copy;
@@ -184,7 +202,7 @@ static void check_library(struct sweep_ctx *sc, struct sweep_point *p, const voi
 static void sweep_check(struct sweep_ctx *sc, struct sweep_point *p) {
   const struct options *o = sc->run->opt;
   struct reduce_call call = {sc->in.x, sc->out, p->n, o->type, o->op, o->flags, sc->run->h};
-  unsigned char got[8];
+  RESULT_BUFFER(got);
   library_result(&call, sc->run->cuda, got);
   check_library(sc, p, got);
   if (is_plain_f32_sum(o)) {
@@ -216,6 +234,10 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
   progress(" n=%s ...", label_n(n, nl, sizeof nl));
   apply_blocks(sc->run, n);
   p->gr_ms = median_ms(ck, &sc->tm, run_reduce, &call);
+  if (is_with_value(o)) {
+    struct reduce_call plain = plain_call(&call);
+    p->plain_ms = median_ms(ck, &sc->tm, run_reduce, &plain);
+  }
   if (sc->cub) {
     struct cub_call cc = {sc->cub, sc->in.x, n};
     p->cub_ms = median_ms(ck, &sc->tm, run_cub, &cc);
@@ -235,14 +257,13 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
   else
     snprintf(p->check, sizeof p->check, "-");
   /* The result's bits, so that two builds' sweeps can be compared bit for
-   * bit (tools/compare-bits). */
-  unsigned char got[8] = {0};
-  uint64_t bits = 0;
+   * bit (tools/compare-bits): the little-endian bytes as one hex number,
+   * 2 digits a byte (with the value: the value's 8 bytes, then the index). */
+  RESULT_BUFFER(got);
+  const size_t rs = gpureduce_result_size(o->type, o->op, o->flags);
   library_result(&call, sc->run->cuda, got);
-  memcpy(&bits, got, gpureduce_result_size(o->type, o->op, o->flags));
-  snprintf(p->result, sizeof p->result, "0x%0*llx",
-           (int)(2 * gpureduce_result_size(o->type, o->op, o->flags)),
-           (unsigned long long)bits);
+  snprintf(p->result, sizeof p->result, "0x");
+  for (size_t i = rs; i-- > 0;) append_check(p->result, sizeof p->result, "%02x", got[i]);
 }
 
 static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, struct table *t) {
@@ -259,6 +280,11 @@ static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, s
   }
   set_num(r, SC_GR_US, 1e3 * p->gr_ms);
   set_num(r, SC_GR_GBS, gbps(bytes, p->gr_ms));
+  if (p->plain_ms > 0) {
+    set_num(r, SC_PLAIN_US, 1e3 * p->plain_ms);
+    set_num(r, SC_PLAIN_GBS, gbps(bytes, p->plain_ms));
+    set_num(r, SC_GR_VS_PLAIN, p->plain_ms / p->gr_ms);
+  }
   if (p->cub_ms > 0) {
     set_num(r, SC_CUB_US, 1e3 * p->cub_ms);
     set_num(r, SC_CUB_GBS, gbps(bytes, p->cub_ms));
@@ -285,6 +311,11 @@ static void sweep_notes(struct run *run, const struct sweep_ctx *sc) {
            "per call = batch / %d; GB/s = n x %zu bytes / time",
            o->repeat, SWEEP_BATCH, WARMUP_CALLS, run->cuda ? "CUDA events" : "CLOCK_MONOTONIC",
            SWEEP_BATCH, gpureduce_type_size(o->type));
+  if (is_with_value(o))
+    add_note(run,
+             "plain: the same gpureduce_reduce without GPUREDUCE_WITH_VALUE (an 8-byte index); "
+             "gr/plain = plain time / gr time (> 1: gpureduce with the value faster)");
+  if (o->check) note_value_check(run, "the same data", sc->cub != NULL);
   if (!run->cuda) {
     add_note(run,
              "host backend: n up to 2^%d; results checked against the tests' independent "
@@ -370,6 +401,8 @@ int run_sweep(struct run *run) {
   t.enabled[SC_PROBE_GRID] = t.enabled[SC_GR_VS_PROBE] = run->cuda;
   t.enabled[SC_CUB_US] = t.enabled[SC_CUB_GBS] = t.enabled[SC_GR_VS_CUB] = sc.cub != NULL;
   t.enabled[SC_ATOMIC_US] = sc.atomic;
+  t.enabled[SC_PLAIN_US] = t.enabled[SC_PLAIN_GBS] = t.enabled[SC_GR_VS_PLAIN] =
+      is_with_value(run->opt);
   for (int i = 0; i < count; ++i) {
     struct sweep_point p;
     sweep_point(&sc, sizes[i], &p);
