@@ -18,8 +18,8 @@ gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t ty
   const size_t rs = gpureduce_result_size(type, op, flags);
   if (rs == 0)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
-                   "GPUREDUCE_ACCUMULATE_F64 applies to f32 sum, prod, sum_abs and "
-                   "sum_squares only, not %s %s",
+                   "GPUREDUCE_ACCUMULATE_F64 applies to f32 sum, prod, sum_abs, "
+                   "sum_squares, nrm2 and mean_var only, not %s %s",
                    gpureduce_type_name(type), gpureduce_op_name(op));
   *result_size = rs;
   return GPUREDUCE_SUCCESS;
@@ -42,5 +42,8 @@ gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *inpu
   if (n == 0 && (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX))
     return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of zero elements has no index",
                    gpureduce_op_name(op));
+  if (n == 0 && op == GPUREDUCE_MEAN_VAR)
+    return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT,
+                   "mean_var of zero elements has no mean (n must be at least 1)");
   return GPUREDUCE_SUCCESS;
 }

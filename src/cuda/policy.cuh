@@ -62,12 +62,14 @@ struct ReducePolicy {
  * 547.0 and 85.1 us (1.10 to 1.13 times faster from 2^25 up).  {3, prefetch}
  * caps them at 80 registers, with no spill (ptxas -v, sm_90).
  */
-constexpr ReducePolicy kReducePolicies[4][4] = {
+constexpr ReducePolicy kReducePolicies[6][4] = {
     /*                kFloat16                          kFloat                            kByte                          kWideInt */
     /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},
     /* kProd   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteProd, 3, false}, {LaneKind::kSequential, 3, false}},
     /* kMinMax */ {{LaneKind::kOrderedKeys, 3, false}, {LaneKind::kOrderedKeys, 3, false}, {LaneKind::kByteSimd, 3, false}, {LaneKind::kSequential, 3, false}},
     /* kArg    */ {{LaneKind::kArgPosition, 3, true}, {LaneKind::kArgPosition, 2, true}, {LaneKind::kByteArg, 3, false},  {LaneKind::kArgPosition, 2, true}},
+    /* kNrm2   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}},
+    /* kMeanVar */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}},
 };
 
 /* The row of Op: its policy and its lane. */
