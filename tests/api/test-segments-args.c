@@ -173,8 +173,8 @@ static void null_handle_and_kinds(void **state) {
     /* gpureduce_reduce()'s checks, in its order, before segments == 0 */
     expect_error(c, "unknown type 10", GPUREDUCE_ERROR_UNSUPPORTED,
                  CALL(c->in, c->out, o, 3, (gpureduce_type_t)10, GPUREDUCE_SUM, 0), "type");
-    expect_error(c, "unknown op 8", GPUREDUCE_ERROR_UNSUPPORTED,
-                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, (gpureduce_op_t)8, 0), "op");
+    expect_error(c, "unknown op 10", GPUREDUCE_ERROR_UNSUPPORTED,
+                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, (gpureduce_op_t)10, 0), "op");
     expect_error(c, "unknown type with 0 segments", GPUREDUCE_ERROR_UNSUPPORTED,
                  CALL(NULL, NULL, NULL, 0, (gpureduce_type_t)-1, GPUREDUCE_SUM, 0), "type");
     expect_error(c, "flags 0x2", GPUREDUCE_ERROR_INVALID_ARGUMENT,
