@@ -495,6 +495,38 @@ AS_IF([test "x$gr_have_cub" = xyes],
 AM_CONDITIONAL([HAVE_CUB], [test "x$gr_have_cub" = xyes])
 ])
 
+# GR_CUDA_CUBLAS
+# --------------
+# Whether a C program links with cuBLAS (cublas_v2.h, -lcublas, beside
+# libcudart): reduce-bench times the f32 and f64 nrm2 against
+# cublasSnrm2_64 and cublasDnrm2_64 (the 64-bit interface of CUDA 12 and
+# later; the library symbol is cublasSnrm2_v2_64, which cublas_v2.h
+# names cublasSnrm2_64).  Optional, as CUB is.  Defines HAVE_CUBLAS; sets CUBLAS_LIBS and
+# gr_have_cublas.
+AC_DEFUN([GR_CUDA_CUBLAS], [
+AC_REQUIRE([GR_CUDA_RUNTIME])
+AC_ARG_WITH([cublas],
+  [AS_HELP_STRING([--without-cublas], [do not compare the benchmark's nrm2 with cuBLAS @<:@default: use cuBLAS when a C program links with it@:>@])],
+  [], [with_cublas=check])
+gr_have_cublas=no
+CUBLAS_LIBS=
+AS_IF([test "x$with_cublas" != xno], [
+  gr_save_CPPFLAGS=$CPPFLAGS
+  gr_save_LDFLAGS=$LDFLAGS
+  CPPFLAGS="$CPPFLAGS $CUDA_CPPFLAGS"
+  LDFLAGS="$LDFLAGS $CUDA_LDFLAGS"
+  AC_CHECK_HEADER([cublas_v2.h],
+    [AC_CHECK_LIB([cublas], [cublasSnrm2_v2_64], [gr_have_cublas=yes; CUBLAS_LIBS=-lcublas], [],
+                  [$CUDA_LIBS])])
+  CPPFLAGS=$gr_save_CPPFLAGS
+  LDFLAGS=$gr_save_LDFLAGS
+  AS_IF([test "x$with_cublas$gr_have_cublas" = xyesno],
+    [AC_MSG_ERROR([--with-cublas: cublas_v2.h, or -lcublas with cublasSnrm2_v2_64, not found (see config.log)])])])
+AS_IF([test "x$gr_have_cublas" = xyes],
+  [AC_DEFINE([HAVE_CUBLAS], [1], [Define to 1 if reduce-bench links with cuBLAS.])])
+AC_SUBST([CUBLAS_LIBS])
+])
+
 # _GR_NVCC_HOST_TRY(FLAGS)
 # ------------------------
 # gr_host_ok=yes when $gr_host_cmd FLAGS compiles conftest.cu and prints

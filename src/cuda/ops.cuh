@@ -416,9 +416,9 @@ template <class W> struct alignas(2 * sizeof(W)) MeanVarOut {
 };
 
 /*
- * MEAN_VAR: Chan, Golub and LeVeque's pairwise update ("Updating formulae
- * and a pairwise algorithm for computing sample variances", 1979/1983) in
- * the order's tree, where SUM would add.  combine(a, b), n = na + nb, with
+ * MEAN_VAR: Chan, Golub and LeVeque's pairwise update ("Algorithms for
+ * computing the sample variance: analysis and recommendations", The
+ * American Statistician, 1983) in the order's tree, where SUM would add.  combine(a, b), n = na + nb, with
  * N(k) the count k converted to W (rounded to nearest):
  *   delta = mb - ma
  *   r     = N(nb) / N(n)

@@ -62,6 +62,16 @@ struct ReducePolicy {
  * 547.0 and 85.1 us (1.10 to 1.13 times faster from 2^25 up).  {3, prefetch}
  * caps them at 80 registers, with no spill (ptxas -v, sm_90).
  */
+/*
+ * NRM2 and MEAN_VAR (2026-12-02, ptxas -v, sm_90; not yet timed): the
+ * sequential lane, as the floating sums (their order is element by
+ * element; MEAN_VAR's counted fold, thread_fold.cuh, takes its ratios
+ * from constants).  3 blocks, except MEAN_VAR with a double accumulator
+ * (f64, f32 with ACCUMULATE_F64, integers), whose combine (a division,
+ * 24-byte values) spilled 96 to 112 bytes under the 80 registers of 3;
+ * with 2 it takes 94 registers (i8/u8: 128, 4 bytes of spill) and no
+ * spill.  f32 SUM 64 registers, f32 NRM2 80, f32 MEAN_VAR 64.
+ */
 constexpr ReducePolicy kReducePolicies[6][4] = {
     /*                kFloat16                          kFloat                            kByte                          kWideInt */
     /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},

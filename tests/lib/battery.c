@@ -1085,8 +1085,13 @@ void bt_moment_specials(void **state) {
     }
     free(v);
   }
-  /* integers: 3, 4 (norm 5, mean 3.5, variance 0.25), and the extremes of
-   * i64 and u64, rounded to double */
+  /* reduce.h's example: the f32 {1, 2, 3, 4} has the mean_var {2.5, 1.25} */
+  static const float f4[] = {1, 2, 3, 4};
+  expect_result(f4, 4, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0,
+                bt_result_of(GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0, 2.5, 1.25),
+                "f32 {1, 2, 3, 4}: mean 2.5, variance 1.25 (the example of reduce.h)");
+  /* integers: {3, -4} (norm 5, mean -0.5, variance 12.25), and the
+   * extremes of i64 and u64, rounded to double */
   static const int32_t i32[] = {3, -4};
   expect(i32, 2, GPUREDUCE_I32, GPUREDUCE_NRM2, 0, tu_f64_bits(5.0), "i32 {3, -4}: norm 5");
   expect_result(i32, 2, GPUREDUCE_I32, GPUREDUCE_MEAN_VAR, 0,

@@ -218,7 +218,7 @@ static void ladder_library(struct ladder_ctx *lc, struct ladder_row *row) {
   progress(" ladder gpureduce ...");
   row->ms = median_ms(&lc->run->ck, lc->tm, run_reduce, &call);
   if (!o->check) return;
-  unsigned char bits[8];
+  unsigned char bits[16];
   library_result(&call, lc->run->cuda, bits);
   check_row(lc, row, bits);
 }
@@ -233,7 +233,7 @@ static void ladder_cub(struct ladder_ctx *lc, struct ladder_row *row) {
   progress(" ladder cub ...");
   row->ms = median_ms(&lc->run->ck, lc->tm, run_cub, &call);
   if (o->check) {
-    unsigned char bits[8];
+    unsigned char bits[16];
     bench_cub_run_once(call.cub, lc->in.x, o->n, bits,
                        gpureduce_result_size(o->type, o->op, o->flags));
     check_row(lc, row, bits);
@@ -380,11 +380,15 @@ static int run_ladder_cuda(struct run *run) {
   fill_ones(&lc.in, o->type);
   if (is_plain_f32_sum(o)) ladder_rungs(&lc, rows, &nrows);
   if (o->only & (1u << ROW_LIB)) ladder_library(&lc, &rows[nrows++]);
-  if ((o->only & (1u << ROW_CUB)) && bench_cub_built()) ladder_cub(&lc, &rows[nrows++]);
+  const int cub = bench_cub_supports(o->type, o->op, o->flags);
+  if ((o->only & (1u << ROW_CUB)) && cub) ladder_cub(&lc, &rows[nrows++]);
   if (o->only & (1u << ROW_PROBE)) ladder_probe(&lc, probe, &rows[nrows++]);
   progress(" ");
   if ((o->only & (1u << ROW_CUB)) && !bench_cub_built())
     add_note(run, "cub: not built (configure found no CUB)");
+  else if ((o->only & (1u << ROW_CUB)) && !cub)
+    add_note(run, "cub: no CUB (or cuBLAS) call computes %s %s", gpureduce_type_name(o->type),
+             gpureduce_op_name(o->op));
   const int status = ladder_report(&lc, rows, nrows);
   bench_probe_destroy(probe);
   return status;

@@ -59,13 +59,15 @@ static const char *const usage_text[] = {
     "  --n N             elements (default 2^24-611): a decimal number, 2^K,",
     "                    2^K+M or 2^K-M, or a number with the suffix K, M or G",
     "                    (times 2^10, 2^20, 2^30): 16M, 1G",
-    "  --op NAME         sum, prod, min, max, argmin, argmax, sum_abs or",
-    "                    sum_squares (default sum)",
+    "  --op NAME         sum, prod, min, max, argmin, argmax, sum_abs,",
+    "                    sum_squares, nrm2 or mean_var (default sum); the",
+    "                    f32 and f64 nrm2 are timed against cuBLAS (cublasSnrm2,",
+    "                    cublasDnrm2) in CUB's place, when configure found it",
     "  --type NAME       f16, bf16, f32, f64, i8, u8, i32, u32, i64 or u64",
     "                    (default f32); the ladder rungs are f32 sum only, other",
     "                    operations and types get rows gpureduce, cub and probe",
-    "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs or sum_squares in",
-    "                    double (GPUREDUCE_ACCUMULATE_F64)",
+    "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs, sum_squares,",
+    "                    nrm2 or mean_var in double (GPUREDUCE_ACCUMULATE_F64)",
     "  --offset K        start the input K elements into its allocation, so it",
     "                    is misaligned (default 0)",
     "  --device D        CUDA device ordinal (default 0); given with --backend",
@@ -561,8 +563,8 @@ static void check_options(struct options *o) {
   check_segmented_options(o);
   if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
     usage_error(
-        "--f64-accumulate applies to the f32 sum, prod, sum_abs and sum_squares, "
-        "not to %s %s",
+        "--f64-accumulate applies to the f32 sum, prod, sum_abs, sum_squares, nrm2 and "
+        "mean_var, not to %s %s",
         gpureduce_type_name(o->type), gpureduce_op_name(o->op));
   if (o->sweep && o->n_given) usage_error("--n and --sweep: the sweep has its own sizes");
   if (o->tune && (o->sweep || o->only_given || o->blocks || o->offset))

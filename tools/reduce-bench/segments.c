@@ -338,12 +338,14 @@ static size_t pick_segments(const struct seg_layout *l, size_t *rows) {
 }
 
 /* gpureduce_reduce of each checked segment alone, into sc->want; an empty
- * segment's ARGMIN or ARGMAX must be GPUREDUCE_ERROR_EMPTY_INPUT there,
- * and UINT64_MAX ("no index") from the segmented call. */
+ * segment's ARGMIN, ARGMAX or MEAN_VAR must be GPUREDUCE_ERROR_EMPTY_INPUT
+ * there, and UINT64_MAX ("no index") or {NaN, NaN} from the segmented
+ * call. */
 static void reference_results(struct seg_ctx *sc, const struct seg_bufs *b,
                               const struct seg_layout *l, size_t count) {
   const struct options *o = sc->run->opt;
-  const int cuda = sc->run->cuda, arg = op_is_arg(o->op);
+  const int cuda = sc->run->cuda;
+  const int arg = op_is_arg(o->op) || o->op == GPUREDUCE_MEAN_VAR; /* no empty value */
   poison_buffer(cuda, sc->ref_out, count * sc->rs);
   for (size_t k = 0; k < count; ++k) {
     const size_t s = sc->rows[k];
@@ -364,7 +366,13 @@ static void reference_results(struct seg_ctx *sc, const struct seg_bufs *b,
     const size_t s = sc->rows[k];
     if (l->off[s + 1] != l->off[s]) continue;
     const uint64_t none = UINT64_MAX;
-    memcpy(sc->want + k * sc->rs, &none, sizeof none);
+    if (op_is_arg(o->op)) {
+      memcpy(sc->want + k * sc->rs, &none, sizeof none);
+    } else { /* {NaN, NaN}: canonical quiet NaNs of rs / 2 bytes */
+      const uint64_t nan = sc->rs == 8 ? 0x7fffffff7fffffffull : 0x7fffffffffffffffull;
+      memcpy(sc->want + k * sc->rs, &nan, 8);
+      if (sc->rs == 16) memcpy(sc->want + k * sc->rs + 8, &nan, 8);
+    }
   }
 }
 

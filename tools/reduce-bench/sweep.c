@@ -116,7 +116,7 @@ struct sweep_point {
   double gr_ms, cub_ms, probe_ms, atomic_ms; /* 0: not run */
   unsigned probe_grid;
   char check[64];
-  char result[24]; /* gpureduce's result bits, hex (tools/compare-bits) */
+  char result[40]; /* gpureduce's result bits, hex (tools/compare-bits) */
 };
 
 static void check_part(struct sweep_ctx *sc, struct sweep_point *p, const char *who,
@@ -164,15 +164,16 @@ static void check_library(struct sweep_ctx *sc, struct sweep_point *p, const voi
   const struct options *o = sc->run->opt;
   const void *x = sc->in.x;
   if (sc->run->cuda) {
-    uint64_t want = 0; /* the host backend writes it: aligned for any result */
-    struct reduce_call hc = {sc->host_copy, &want, p->n, o->type, o->op, o->flags, sc->host};
+    _Alignas(16) unsigned char want[16] = {0}; /* the host backend writes it: aligned for
+                                                * any result */
+    struct reduce_call hc = {sc->host_copy, want, p->n, o->type, o->op, o->flags, sc->host};
     run_reduce(&hc);
     const struct verdict host =
-        check_same(o->type, o->op, o->flags, got, &want, "the host backend on the same data");
+        check_same(o->type, o->op, o->flags, got, want, "the host backend on the same data");
     check_part(sc, p, "gpureduce!=host", &host);
     struct reduce_call again = {sc->in.x, sc->out, p->n, o->type, o->op, o->flags, sc->run->h};
-    library_result(&again, 1, &want);
-    const struct verdict rerun = check_same(o->type, o->op, o->flags, got, &want, "a second run");
+    library_result(&again, 1, want);
+    const struct verdict rerun = check_same(o->type, o->op, o->flags, got, want, "a second run");
     check_part(sc, p, "gpureduce(rerun)", &rerun);
     if (p->n > REFERENCE_MAX_N) return;
     x = sc->host_copy;
@@ -184,7 +185,7 @@ static void check_library(struct sweep_ctx *sc, struct sweep_point *p, const voi
 static void sweep_check(struct sweep_ctx *sc, struct sweep_point *p) {
   const struct options *o = sc->run->opt;
   struct reduce_call call = {sc->in.x, sc->out, p->n, o->type, o->op, o->flags, sc->run->h};
-  unsigned char got[8];
+  unsigned char got[16];
   library_result(&call, sc->run->cuda, got);
   check_library(sc, p, got);
   if (is_plain_f32_sum(o)) {
@@ -236,13 +237,17 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
     snprintf(p->check, sizeof p->check, "-");
   /* The result's bits, so that two builds' sweeps can be compared bit for
    * bit (tools/compare-bits). */
-  unsigned char got[8] = {0};
-  uint64_t bits = 0;
+  unsigned char got[16] = {0};
+  uint64_t bits[2] = {0, 0};
+  const size_t rs = gpureduce_result_size(o->type, o->op, o->flags);
   library_result(&call, sc->run->cuda, got);
-  memcpy(&bits, got, gpureduce_result_size(o->type, o->op, o->flags));
-  snprintf(p->result, sizeof p->result, "0x%0*llx",
-           (int)(2 * gpureduce_result_size(o->type, o->op, o->flags)),
-           (unsigned long long)bits);
+  memcpy(bits, got, rs);
+  if (rs > 8) /* a mean_var of doubles: bytes 8 .. 15, then 0 .. 7 */
+    snprintf(p->result, sizeof p->result, "0x%016llx%016llx", (unsigned long long)bits[1],
+             (unsigned long long)bits[0]);
+  else
+    snprintf(p->result, sizeof p->result, "0x%0*llx", (int)(2 * rs),
+             (unsigned long long)bits[0]);
 }
 
 static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, struct table *t) {
