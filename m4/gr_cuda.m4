@@ -501,8 +501,8 @@ AM_CONDITIONAL([HAVE_CUB], [test "x$gr_have_cub" = xyes])
 # libcudart): reduce-bench times the f32 and f64 nrm2 against
 # cublasSnrm2_64 and cublasDnrm2_64 (the 64-bit interface of CUDA 12 and
 # later; the library symbol is cublasSnrm2_v2_64, which cublas_v2.h
-# names cublasSnrm2_64).  Optional, as CUB is.  Defines HAVE_CUBLAS; sets CUBLAS_LIBS and
-# gr_have_cublas.
+# names cublasSnrm2_64).  Optional, as CUB is.  Defines HAVE_CUBLAS; sets
+# CUBLAS_LIBS and gr_have_cublas.
 AC_DEFUN([GR_CUDA_CUBLAS], [
 AC_REQUIRE([GR_CUDA_RUNTIME])
 AC_ARG_WITH([cublas],

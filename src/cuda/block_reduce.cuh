@@ -62,7 +62,8 @@ template <class Acc> __device__ __forceinline__ Acc load_root(const Acc *p) {
   } else {
     unsigned w[sizeof(Acc) / 4];
 #pragma unroll
-    for (unsigned k = 0; k < sizeof(Acc) / 4; ++k) w[k] = __ldcg(reinterpret_cast<const unsigned *>(p) + k);
+    for (unsigned k = 0; k < sizeof(Acc) / 4; ++k)
+      w[k] = __ldcg(reinterpret_cast<const unsigned *>(p) + k);
     memcpy(&v, w, sizeof v);
   }
   return v;

@@ -551,7 +551,7 @@ void bb_errors_leave_output(void **state) {
        GPUREDUCE_F32, GPUREDUCE_ARGMAX, GPUREDUCE_ERROR_INVALID_ARGUMENT},
       {"argmin of n = 0", d_in, 0, 3, 0, 4, 1, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
        GPUREDUCE_ERROR_EMPTY_INPUT},
-      {"unknown op 8", d_in, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)8,
+      {"unknown op 10", d_in, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)10,
        GPUREDUCE_ERROR_UNSUPPORTED},
       {"element offsets that overflow int64_t", d_in, 0, 3, 4, INT64_MAX, 1, GPUREDUCE_F32,
        GPUREDUCE_SUM, GPUREDUCE_ERROR_INVALID_ARGUMENT},

@@ -437,6 +437,26 @@ static int cub_has_op(gpureduce_op_t op) {
   return op != GPUREDUCE_NRM2 && op != GPUREDUCE_MEAN_VAR;
 }
 
+/* A comparison of (type, op, flags) with its outputs: 16 bytes for the
+ * value, an int64_t for the index; `who` names them (CUB or cuBLAS). */
+static bench_cub *comparison_new(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                                 const char *who) {
+  bench_cub *c = static_cast<bench_cub *>(std::calloc(1, sizeof *c));
+  if (!c) {
+    std::fprintf(stderr, "reduce-bench: out of host memory\n");
+    std::exit(1);
+  }
+  char what[64];
+  c->type = type;
+  c->op = op;
+  c->flags = flags;
+  std::snprintf(what, sizeof what, "%s output", who);
+  c->out = bench_cuda_alloc(16, what);
+  std::snprintf(what, sizeof what, "%s index output", who);
+  c->index = bench_cuda_alloc(sizeof(int64_t), what);
+  return c;
+}
+
 #ifdef HAVE_CUB
 
 extern "C" int bench_cub_built(void) { return 1; }
@@ -563,16 +583,7 @@ const char *cub_call_name(gpureduce_type_t type, gpureduce_op_t op, unsigned fla
 struct bench_cub *cub_create(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
                              const size_t *ns, size_t count) {
   if (!cub_has_op(op)) return nullptr;
-  bench_cub *c = static_cast<bench_cub *>(std::calloc(1, sizeof *c));
-  if (!c) {
-    std::fprintf(stderr, "reduce-bench: out of host memory\n");
-    std::exit(1);
-  }
-  c->type = type;
-  c->op = op;
-  c->flags = flags;
-  c->out = bench_cuda_alloc(16, "CUB output");
-  c->index = bench_cuda_alloc(sizeof(int64_t), "CUB index output");
+  bench_cub *c = comparison_new(type, op, flags, "CUB");
   for (size_t k = 0; k < count; ++k) {
     size_t bytes = 0;
     CHECK(cub_dispatch(c, nullptr, bytes, nullptr, ns[k]), "CUB temporary storage size query");
@@ -1016,16 +1027,7 @@ extern "C" int bench_cub_supports(gpureduce_type_t type, gpureduce_op_t op, unsi
 extern "C" struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_op_t op,
                                               unsigned flags, const size_t *ns, size_t count) {
   if (!blas_nrm2(type, op, flags)) return cub_create(type, op, flags, ns, count);
-  bench_cub *c = static_cast<bench_cub *>(std::calloc(1, sizeof *c));
-  if (!c) {
-    std::fprintf(stderr, "reduce-bench: out of host memory\n");
-    std::exit(1);
-  }
-  c->type = type;
-  c->op = op;
-  c->flags = flags;
-  c->out = bench_cuda_alloc(16, "cuBLAS output");
-  c->index = bench_cuda_alloc(sizeof(int64_t), "cuBLAS index output (unused)");
+  bench_cub *c = comparison_new(type, op, flags, "cuBLAS");
 #ifdef HAVE_CUBLAS
   cublasHandle_t h = nullptr;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS ||
