@@ -319,6 +319,12 @@ static void ladder_verdict(struct run *run, const struct ladder_row *rows, int n
     add_summary(run, "check: all %d results right (index 0 of %zu ones, exact)", checked, o->n);
   else if (o->op == GPUREDUCE_PROD || op_is_extremum(o->op))
     add_summary(run, "check: all %d results right (1 from %zu ones, exact)", checked, o->n);
+  else if (o->op == GPUREDUCE_MEAN_VAR)
+    add_summary(run, "check: all %d results right (mean 1, variance 0 of %zu ones, exact)",
+                checked, o->n);
+  else if (o->op == GPUREDUCE_NRM2)
+    add_summary(run, "check: all %d results right (the norm of %zu ones is sqrt(n), within "
+                "(log2 n + 8) roundings)", checked, o->n);
   else
     add_summary(run, "check: all %d results right (%zu ones sum to n = %zu, %s)", checked, o->n,
                 o->n, inexact ? "within float rounding past 2^24" : "exact");
