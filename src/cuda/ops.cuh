@@ -299,7 +299,8 @@ using MomentAcc = typename std::conditional<
 
 /* Element x of type T in the accumulator type W: exact for floats (f16,
  * bf16, f32 widened), rounded to nearest for 64-bit integers. */
-template <gpureduce_type_t T, class W> __device__ __forceinline__ W moment_value(typename Elem<T>::In x) {
+template <gpureduce_type_t T, class W>
+__device__ __forceinline__ W moment_value(typename Elem<T>::In x) {
   return (W)Elem<T>::widen(x);
 }
 
@@ -418,8 +419,9 @@ template <class W> struct alignas(2 * sizeof(W)) MeanVarOut {
 /*
  * MEAN_VAR: Chan, Golub and LeVeque's pairwise update ("Algorithms for
  * computing the sample variance: analysis and recommendations", The
- * American Statistician, 1983) in the order's tree, where SUM would add.  combine(a, b), n = na + nb, with
- * N(k) the count k converted to W (rounded to nearest):
+ * American Statistician, 1983) in the order's tree, where SUM would add.
+ * combine(a, b), n = na + nb, with N(k) the count k converted to W
+ * (rounded to nearest):
  *   delta = mb - ma
  *   r     = N(nb) / N(n)
  *   mean  = ma + delta * r
@@ -448,7 +450,8 @@ template <gpureduce_type_t T, bool F64 = false> struct MeanVar {
     const W r = div_rn((W)b.n, (W)n);
     const W delta = sub_rn(b.mean, a.mean);
     return Acc{add_rn(a.mean, mul_rn(delta, r)),
-               add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(delta, delta), mul_rn((W)a.n, r))), n};
+               add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(delta, delta), mul_rn((W)a.n, r))),
+               n};
   }
   /* combine(a, lift(x)) where a is the fold of a lane's first C elements
    * from the identity: a.n == C, so r = 1/(C+1) and N(na) * r = C * r are

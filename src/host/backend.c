@@ -267,13 +267,15 @@ typedef struct { double mean, var; } mv_out_double;
     if (a.n == 0) return b;                                                              \
     const uint64_t n = a.n + b.n;                                                        \
     const A r = (A)b.n / (A)n, delta = b.mean - a.mean;                                  \
-    return (mv_##A){a.mean + delta * r, (a.m2 + b.m2) + (delta * delta) * ((A)a.n * r), n}; \
+    const A w = (A)a.n * r;                                                              \
+    return (mv_##A){a.mean + delta * r, (a.m2 + b.m2) + (delta * delta) * w, n};         \
   }                                                                                      \
   /* {mean, M2 / n}; a NaN mean makes the variance NaN; no elements: both NaN */         \
   static inline mv_out_##A mv_fin_##A(mv_##A a, uint64_t count) {                        \
     const A nan = canon_##A((A)NAN);                                                     \
     if (count == 0) return (mv_out_##A){nan, nan};                                       \
-    return (mv_out_##A){canon_##A(a.mean), a.mean != a.mean ? nan : canon_##A(a.m2 / (A)a.n)}; \
+    const A var = a.mean != a.mean ? nan : canon_##A(a.m2 / (A)a.n);                     \
+    return (mv_out_##A){canon_##A(a.mean), var};                                         \
   }
 GR_MOMENT_OPS(float, sqrtf, fabsf)
 GR_MOMENT_OPS(double, sqrt, fabs)
