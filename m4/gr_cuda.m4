@@ -499,13 +499,14 @@ AM_CONDITIONAL([HAVE_CUB], [test "x$gr_have_cub" = xyes])
 # --------------
 # Whether a C program links cuBLAS (cublas_v2.h, -lcublas, next to the
 # CUDA runtime of GR_CUDA_RUNTIME): reduce-bench times cublasSdot and
-# cublasDdot beside gpureduce_dot.  Optional, like CUB; the library never
-# links it.  Defines HAVE_CUBLAS, substitutes CUBLAS_LIBS, sets
+# cublasDdot beside gpureduce_dot, and cublasSnrm2_64 and cublasDnrm2_64
+# (the 64-bit interface of CUDA 12 and later) beside the nrm2.  Optional,
+# like CUB; the library never links it.  Defines HAVE_CUBLAS, substitutes CUBLAS_LIBS, sets
 # gr_have_cublas.
 AC_DEFUN([GR_CUDA_CUBLAS], [
 AC_REQUIRE([GR_CUDA_RUNTIME])
 AC_ARG_WITH([cublas],
-  [AS_HELP_STRING([--without-cublas], [do not compare the benchmark's dot products with cuBLAS @<:@default: use cuBLAS when it links@:>@])],
+  [AS_HELP_STRING([--without-cublas], [do not compare the benchmark's dot products and nrm2 with cuBLAS @<:@default: use cuBLAS when it links@:>@])],
   [], [with_cublas=check])
 gr_have_cublas=no
 CUBLAS_LIBS=

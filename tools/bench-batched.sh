@@ -105,7 +105,7 @@ bench sweep-batched-f32-sum --sweep-batched --sweep-elements "2^$elements_log2"
 # 2. Every operation, f32 rows of 8, 512 and 65536: one CSV, one header.
 every=$outdir/rows-f32-every-op.csv
 : >"$every"
-for op in sum prod min max argmin argmax sum_abs sum_squares; do
+for op in sum prod min max argmin argmax sum_abs sum_squares nrm2 mean_var; do
   for n in 8 512 65536; do
     name=rows-f32-$op-$n
     bench "$name" --batch $((elements / n)) --n $n --op $op

@@ -65,16 +65,20 @@ extern "C" {
  * INVALID_HANDLE    the handle is NULL.
  * UNSUPPORTED       unknown operation, type or ladder rung, or a
  *                   combination without a meaning (GPUREDUCE_ACCUMULATE_F64
- *                   on anything but an F32 sum-like operation,
- *                   GPUREDUCE_WITH_VALUE on anything but ARGMIN and
- *                   ARGMAX, a ladder rung or a block count on the host
- *                   backend).
+ *                   on anything but an F32 SUM, PROD, SUM_ABS, SUM_SQUARES,
+ *                   NRM2 or MEAN_VAR, GPUREDUCE_WITH_VALUE on anything but
+ *                   ARGMIN and ARGMAX, a ladder rung or a block count on
+ *                   the host backend).
  * WRONG_MEMORY_SPACE  a pointer lives in the wrong memory space for the
  *                   handle: host memory given to a CUDA handle, device
  *                   memory given to the host handle, or memory of another
  *                   device.
- * EMPTY_INPUT       ARGMIN or ARGMAX of zero elements: there is no index
- *                   to return.
+ * EMPTY_INPUT       ARGMIN, ARGMAX or MEAN_VAR of zero elements (n == 0 in
+ *                   gpureduce_reduce() or gpureduce_reduce_batched()):
+ *                   there is no index, and no mean, to return.  Nothing
+ *                   was written.  (An empty segment of
+ *                   gpureduce_reduce_segments() is no error: it gets
+ *                   GPUREDUCE_NO_INDEX or {NaN, NaN}.)
  * NO_DEVICE         no usable CUDA device with that ordinal: none present,
  *                   no driver, a driver older than the runtime, or an
  *                   ordinal out of range.  The host backend
@@ -118,7 +122,8 @@ extern "C" {
   X(GPUREDUCE_ERROR_WRONG_MEMORY_SPACE, 4,                                            \
     "pointer in the wrong memory space for this handle (host or device memory, or "   \
     "another device's)")                                                              \
-  X(GPUREDUCE_ERROR_EMPTY_INPUT, 5, "argmin/argmax of zero elements has no answer")   \
+  X(GPUREDUCE_ERROR_EMPTY_INPUT, 5,                                                   \
+    "argmin/argmax/mean_var of zero elements has no answer")                          \
   X(GPUREDUCE_ERROR_NO_DEVICE, 6,                                                     \
     "no usable CUDA device (none, no driver, or ordinal out of range); "              \
     "GPUREDUCE_DEVICE_HOST still works")                                              \
@@ -154,11 +159,15 @@ typedef enum gpureduce_op {
   GPUREDUCE_ARGMIN = 4,      /**< index of the smallest element */
   GPUREDUCE_ARGMAX = 5,      /**< index of the largest element */
   GPUREDUCE_SUM_ABS = 6,     /**< sum of |x| */
-  GPUREDUCE_SUM_SQUARES = 7  /**< sum of x*x */
+  GPUREDUCE_SUM_SQUARES = 7, /**< sum of x*x */
+  GPUREDUCE_NRM2 = 8,        /**< Euclidean norm sqrt(sum x*x), scaled so that it
+                                  never overflows or underflows (Blue's algorithm) */
+  GPUREDUCE_MEAN_VAR = 9     /**< {mean, population variance}, by Chan, Golub and
+                                  LeVeque's pairwise update */
 } gpureduce_op_t;
 
 /** Number of operations (one past the last). */
-#define GPUREDUCE_OP_COUNT 8
+#define GPUREDUCE_OP_COUNT 10
 
 /** Element types. */
 typedef enum gpureduce_type {
@@ -177,10 +186,10 @@ typedef enum gpureduce_type {
 /** Number of element types (one past the last). */
 #define GPUREDUCE_TYPE_COUNT 10
 
-/** Flag for gpureduce_reduce(): accumulate an F32 SUM, PROD, SUM_ABS or
- *  SUM_SQUARES in double and return a double; for gpureduce_dot() and
- *  gpureduce_dot_batched(): multiply and accumulate F32 elements in
- *  double and return a double. */
+/** Flag for gpureduce_reduce(): accumulate an F32 SUM, PROD, SUM_ABS,
+ *  SUM_SQUARES or NRM2 in double and return a double, or an F32 MEAN_VAR
+ *  and return two doubles; for gpureduce_dot() and gpureduce_dot_batched():
+ *  multiply and accumulate F32 elements in double and return a double. */
 #define GPUREDUCE_ACCUMULATE_F64 0x1u
 
 /**
@@ -337,7 +346,7 @@ GPUREDUCE_API const char *gpureduce_last_message(gpureduce_handle_t handle);
  * A static, human-readable English description of a status, never NULL
  * (unknown values give "unknown status").  Example:
  * gpureduce_status_string(GPUREDUCE_ERROR_EMPTY_INPUT) is
- * "argmin/argmax of zero elements has no answer".
+ * "argmin/argmax/mean_var of zero elements has no answer".
  */
 GPUREDUCE_API const char *gpureduce_status_string(gpureduce_status_t status);
 
@@ -349,9 +358,9 @@ GPUREDUCE_API const char *gpureduce_status_name(gpureduce_status_t status);
 
 /**
  * Bytes of the result of (type, op, flags): 2 for F16/BF16 MIN and MAX,
- * 8 for ARGMIN/ARGMAX, 16 for ARGMIN/ARGMAX with GPUREDUCE_WITH_VALUE, and
- * so on by the table in <gpureduce.h>; 0 when the combination is
- * unsupported.
+ * 8 for ARGMIN/ARGMAX, 16 for ARGMIN/ARGMAX with GPUREDUCE_WITH_VALUE, 4
+ * for an F32 NRM2, 8 for an F32 MEAN_VAR and 16 for an F64 one, and so on
+ * by the table in <gpureduce.h>; 0 when the combination is unsupported.
  */
 GPUREDUCE_API size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op,
                                            unsigned flags);

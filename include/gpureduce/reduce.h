@@ -30,7 +30,7 @@ extern "C" {
 #define GPUREDUCE_ORDER_TILE_CHUNKS 2048
 
 /**
- * Reduce n elements to one value.
+ * Reduce n elements to one value (MEAN_VAR: to {mean, variance}).
  *
  * @param input   the first element.  On a CUDA handle, device memory of the
  *                handle's device (or managed memory); on the host handle,
@@ -45,15 +45,22 @@ extern "C" {
  * @param type    element type.
  * @param op      operation.
  * @param flags   0, or GPUREDUCE_ACCUMULATE_F64 for an F32 SUM, PROD,
- *                SUM_ABS or SUM_SQUARES, or GPUREDUCE_WITH_VALUE for
- *                ARGMIN and ARGMAX (the index and the element's value).
+ *                SUM_ABS, SUM_SQUARES, NRM2 or MEAN_VAR, or
+ *                GPUREDUCE_WITH_VALUE for ARGMIN and ARGMAX (the index and
+ *                the element's value).
  * @param handle  from gpureduce_create().
  *
  * On a CUDA handle the work is one kernel enqueued on the handle's stream;
  * the call allocates nothing, returns without synchronizing, and may be
  * captured in a CUDA graph.  On the host handle the call is synchronous.
  * The result is the same bits on every run, with every launch shape and on
- * both backends (see "Reduction order" in <gpureduce.h>).
+ * both backends (see "Reduction order" in <gpureduce.h>), NRM2 and
+ * MEAN_VAR included (their lift, combine and finish, each a fixed sequence
+ * of rounded operations, are in <gpureduce.h>).
+ * Example: the F64 input {1e200, 1e200, 3e200, -1e200} has the NRM2
+ * 3.4641016151377545e200 (sqrt(12) 1e200; its squares would overflow) and
+ * {3e-200, 4e-200} the NRM2 5e-200; the F32 input {1, 2, 3, 4} has the
+ * MEAN_VAR {2.5f, 1.25f}, 8 bytes.
  *
  * @return GPUREDUCE_SUCCESS;
  *         GPUREDUCE_ERROR_INVALID_HANDLE; GPUREDUCE_ERROR_INVALID_ARGUMENT
@@ -62,7 +69,8 @@ extern "C" {
  *         flags);
  *         GPUREDUCE_ERROR_UNSUPPORTED (unknown op or type, or flags not
  *         valid for them); GPUREDUCE_ERROR_WRONG_MEMORY_SPACE;
- *         GPUREDUCE_ERROR_EMPTY_INPUT (ARGMIN/ARGMAX with n == 0);
+ *         GPUREDUCE_ERROR_EMPTY_INPUT (ARGMIN, ARGMAX or MEAN_VAR with
+ *         n == 0);
  *         GPUREDUCE_ERROR_CUDA (the launch failed).
  *         On every error the output is untouched.
  */
@@ -112,10 +120,10 @@ gpureduce_reduce(const void *input, void *output, size_t n, gpureduce_type_t typ
  *                pointers may be NULL; only type, op and flags are
  *                checked).
  * @param n       count of elements in each vector; 0 writes each vector's
- *                empty-input result (+0 for the sums, 1 for the product,
- *                and so on by <gpureduce.h>), except for ARGMIN and
- *                ARGMAX, which return GPUREDUCE_ERROR_EMPTY_INPUT and write
- *                nothing.
+ *                empty-input result (+0 for the sums and NRM2, 1 for the
+ *                product, and so on by <gpureduce.h>), except for ARGMIN,
+ *                ARGMAX and MEAN_VAR, which return
+ *                GPUREDUCE_ERROR_EMPTY_INPUT and write nothing.
  * @param batch_stride    elements from vector b's element 0 to vector
  *                b+1's: any int64_t.
  * @param element_stride  elements from element i of a vector to element
@@ -144,7 +152,8 @@ gpureduce_reduce(const void *input, void *output, size_t n, gpureduce_type_t typ
  *         batch * result size that overflows size_t or an output beyond
  *         the end of the address space, an output overlapping the input's
  *         span);
- *         GPUREDUCE_ERROR_EMPTY_INPUT (ARGMIN/ARGMAX with n == 0);
+ *         GPUREDUCE_ERROR_EMPTY_INPUT (ARGMIN, ARGMAX or MEAN_VAR with
+ *         n == 0);
  *         GPUREDUCE_ERROR_WRONG_MEMORY_SPACE (the lowest input element or
  *         the output);
  *         GPUREDUCE_ERROR_CUDA (the launch failed).
@@ -183,10 +192,11 @@ gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n
  *
  * An empty segment (offsets[s] == offsets[s+1]) gets the empty-input
  * result of <gpureduce.h>, the value gpureduce_reduce() writes for n == 0
- * (+0 for the sums, 1 for the product, +inf or the type's largest value
- * for MIN, -inf or its lowest for MAX); ARGMIN and ARGMAX write
+ * (+0 for the sums and NRM2, 1 for the product, +inf or the type's largest
+ * value for MIN, -inf or its lowest for MAX); ARGMIN and ARGMAX write
  * GPUREDUCE_NO_INDEX (UINT64_MAX), with GPUREDUCE_WITH_VALUE followed by
- * the empty value of MIN or MAX, and the call succeeds: it never returns
+ * the empty value of MIN or MAX, MEAN_VAR writes {NaN, NaN} (canonical
+ * quiet NaNs), and the call succeeds: it never returns
  * GPUREDUCE_ERROR_EMPTY_INPUT.
  *
  * @param input   the element the offsets count from: segment s starts
@@ -228,7 +238,7 @@ gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n
  *     is read (nothing at all when offsets[0] >= offsets[segments]), and
  *     nothing outside the segments results is written;
  *   - an invalid segment's result is the empty-segment value
- *     (GPUREDUCE_NO_INDEX for ARGMIN and ARGMAX);
+ *     (GPUREDUCE_NO_INDEX for ARGMIN and ARGMAX, {NaN, NaN} for MEAN_VAR);
  *   - the call still returns GPUREDUCE_SUCCESS, and the handle records a
  *     sticky error: gpureduce_get_async_error() returns
  *     GPUREDUCE_ERROR_INVALID_OFFSETS, names the lowest invalid segment in
@@ -323,8 +333,9 @@ gpureduce_reduce_segments(const void *input, void *output, const uint64_t *offse
  *
  * @return GPUREDUCE_SUCCESS;
  *         GPUREDUCE_ERROR_INVALID_HANDLE;
- *         GPUREDUCE_ERROR_UNSUPPORTED (unknown type, or
- *         GPUREDUCE_ACCUMULATE_F64 with a type other than F32);
+ *         GPUREDUCE_ERROR_UNSUPPORTED (unknown type,
+ *         GPUREDUCE_ACCUMULATE_F64 with a type other than F32, or
+ *         GPUREDUCE_WITH_VALUE, which is for ARGMIN and ARGMAX);
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (unknown flags, NULL output,
  *         NULL x or y with n > 0, x or y not aligned to its element size,
  *         output not aligned to its result size, x or y extending beyond

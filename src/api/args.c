@@ -25,8 +25,8 @@ gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t ty
                    gpureduce_type_name(type), gpureduce_op_name(op));
   if (rs == 0)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
-                   "GPUREDUCE_ACCUMULATE_F64 applies to f32 sum, prod, sum_abs and "
-                   "sum_squares only, not %s %s%s",
+                   "GPUREDUCE_ACCUMULATE_F64 applies to f32 sum, prod, sum_abs, "
+                   "sum_squares, nrm2 and mean_var only, not %s %s%s",
                    gpureduce_type_name(type), gpureduce_op_name(op),
                    (flags & GPUREDUCE_WITH_VALUE) ? " with GPUREDUCE_WITH_VALUE" : "");
   *result_size = rs;
@@ -45,6 +45,9 @@ gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *inpu
   if (n == 0 && (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX))
     return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of zero elements has no index",
                    gpureduce_op_name(op));
+  if (n == 0 && op == GPUREDUCE_MEAN_VAR)
+    return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT,
+                   "mean_var of zero elements has no mean (n must be at least 1)");
   return GPUREDUCE_SUCCESS;
 }
 

@@ -27,7 +27,7 @@ gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t ty
 /* The pointers and the count of vectors of n elements, after
  * gr_check_kind(), in this order: NULL output, NULL input with n > 0,
  * input not aligned to its element size (n > 0), output not aligned to
- * result_size (INVALID_ARGUMENT), ARGMIN or ARGMAX with n == 0
+ * result_size (INVALID_ARGUMENT), ARGMIN, ARGMAX or MEAN_VAR with n == 0
  * (EMPTY_INPUT). */
 gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *input,
                                     const void *output, uint64_t n, gpureduce_type_t type,

@@ -21,6 +21,9 @@
  * GPUREDUCE_ACCUMULATE_F64 with a type other than F32 (UNSUPPORTED). */
 static gpureduce_status_t check_kind(struct gpureduce_handle *h, gpureduce_type_t type,
                                      unsigned flags, size_t *rs) {
+  if (flags & GPUREDUCE_WITH_VALUE && !(flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)))
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                   "GPUREDUCE_WITH_VALUE applies to argmin and argmax, not to the dot product");
   if ((unsigned)type < GPUREDUCE_TYPE_COUNT && flags == GPUREDUCE_ACCUMULATE_F64 &&
       type != GPUREDUCE_F32)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,

@@ -29,7 +29,8 @@ const char *gpureduce_status_name(gpureduce_status_t status) {
 }
 
 static const char *const op_names[GPUREDUCE_OP_COUNT] = {
-    "sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares"};
+    "sum",    "prod",    "min",         "max",  "argmin",
+    "argmax", "sum_abs", "sum_squares", "nrm2", "mean_var"};
 static const char *const type_names[GPUREDUCE_TYPE_COUNT] = {
     "f16", "bf16", "f32", "f64", "i8", "u8", "i32", "u32", "i64", "u64"};
 static const unsigned char type_sizes[GPUREDUCE_TYPE_COUNT] = {2, 2, 4, 8, 1, 1, 4, 4, 8, 8};
@@ -46,9 +47,11 @@ size_t gpureduce_type_size(gpureduce_type_t type) {
   return (unsigned)type < GPUREDUCE_TYPE_COUNT ? type_sizes[type] : 0;
 }
 
-static int is_sum_like(gpureduce_op_t op) {
+/* The operations with a floating accumulator that GPUREDUCE_ACCUMULATE_F64
+ * widens for F32. */
+static int takes_f64(gpureduce_op_t op) {
   return op == GPUREDUCE_SUM || op == GPUREDUCE_PROD || op == GPUREDUCE_SUM_ABS ||
-         op == GPUREDUCE_SUM_SQUARES;
+         op == GPUREDUCE_SUM_SQUARES || op == GPUREDUCE_NRM2 || op == GPUREDUCE_MEAN_VAR;
 }
 
 size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
@@ -56,14 +59,20 @@ size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned 
   if (flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)) return 0;
   const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
   if (flags == (GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)) return 0;
-  if (flags & GPUREDUCE_ACCUMULATE_F64)
-    return type == GPUREDUCE_F32 && is_sum_like(op) ? 8 : 0;
+  if (flags & GPUREDUCE_ACCUMULATE_F64) {
+    if (type != GPUREDUCE_F32 || !takes_f64(op)) return 0;
+    return op == GPUREDUCE_MEAN_VAR ? 16 : 8;
+  }
   /* the uint64_t index, then the element in its own type, zeros to 16 */
   if (flags & GPUREDUCE_WITH_VALUE) return is_arg ? 16 : 0;
   if (is_arg) return 8;
   if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX) return type_sizes[type];
-  /* sum-like: f32 for f16/bf16/f32, f64 for f64, 64-bit for integers */
-  return type == GPUREDUCE_F16 || type == GPUREDUCE_BF16 || type == GPUREDUCE_F32 ? 4 : 8;
+  /* the accumulator: float for f16/bf16/f32, double for f64 (and for the
+   * integers' NRM2 and MEAN_VAR), 64-bit for the integers' sums; MEAN_VAR
+   * two of them */
+  const size_t acc =
+      type == GPUREDUCE_F16 || type == GPUREDUCE_BF16 || type == GPUREDUCE_F32 ? 4 : 8;
+  return op == GPUREDUCE_MEAN_VAR ? 2 * acc : acc;
 }
 
 const char *gpureduce_version_string(void) { return GPUREDUCE_VERSION_STRING; }

@@ -38,15 +38,6 @@ constexpr int kStackDepth = 64;
 
 __device__ __forceinline__ uint4 load_chunk(const uint4 *p) { return __ldg(p); }
 
-/* Run f(std::integral_constant<int, K>) for K = 0 .. N-1, unrolled, so
- * that each chunk's position is a compile-time constant. */
-template <int K, int N, class F> __device__ __forceinline__ void static_for(F &&f) {
-  if constexpr (K < N) {
-    f(std::integral_constant<int, K>{});
-    static_for<K + 1, N>(f);
-  }
-}
-
 /* The 16 bytes starting `m` bytes into the 32 bytes a:b, where m = 4*Q + r/8.
  * Q is a template argument so that the word selection costs nothing. */
 template <int Q>

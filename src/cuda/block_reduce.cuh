@@ -45,19 +45,26 @@ __device__ __forceinline__ typename Op::Acc lane_tree(typename Op::Acc acc,
 }
 
 /* Read a root another block wrote: from L2 (ld.global.cg), never from a
- * possibly stale L1 line. */
+ * possibly stale L1 line.  Roots of 4, 8 and 16 bytes take one load; the
+ * 12- and 24-byte accumulators of NRM2 and MEAN_VAR take one a word. */
 template <class Acc> __device__ __forceinline__ Acc load_root(const Acc *p) {
-  static_assert(sizeof(Acc) == 4 || sizeof(Acc) == 8 || sizeof(Acc) == 16, "root size");
+  static_assert(sizeof(Acc) % 4 == 0 && sizeof(Acc) <= GR_ROOT_BYTES, "root size");
   Acc v;
   if constexpr (sizeof(Acc) == 16) {
     const uint4 w = __ldcg(reinterpret_cast<const uint4 *>(p));
     memcpy(&v, &w, 16);
-  } else if constexpr (sizeof(Acc) == 8) {
-    const unsigned long long w = __ldcg(reinterpret_cast<const unsigned long long *>(p));
-    memcpy(&v, &w, 8);
+  } else if constexpr (sizeof(Acc) % 8 == 0 && alignof(Acc) >= 8) {
+    unsigned long long w[sizeof(Acc) / 8];
+#pragma unroll
+    for (unsigned k = 0; k < sizeof(Acc) / 8; ++k)
+      w[k] = __ldcg(reinterpret_cast<const unsigned long long *>(p) + k);
+    memcpy(&v, w, sizeof v);
   } else {
-    const unsigned w = __ldcg(reinterpret_cast<const unsigned *>(p));
-    memcpy(&v, &w, 4);
+    unsigned w[sizeof(Acc) / 4];
+#pragma unroll
+    for (unsigned k = 0; k < sizeof(Acc) / 4; ++k)
+      w[k] = __ldcg(reinterpret_cast<const unsigned *>(p) + k);
+    memcpy(&v, w, sizeof v);
   }
   return v;
 }

@@ -29,7 +29,7 @@ namespace gr::segments_impl {
 constexpr unsigned kThreadsPerBlock = GR_LANES;
 constexpr unsigned kWarpsPerBlock = kThreadsPerBlock / 32;
 constexpr unsigned kMaxBlocks = kSegmentMaxWarps / kWarpsPerBlock;
-static_assert(GR_ROOT_BYTES >= 16, "a tree value is at most 16 bytes");
+static_assert(GR_ROOT_BYTES >= 24, "a tree value is at most 24 bytes");
 
 } /* namespace gr::segments_impl */
 

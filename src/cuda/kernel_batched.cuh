@@ -107,6 +107,13 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
   }
 }
 
+/* Resident blocks batched_segment_kernel is built for: 3, or 2 for the
+ * accumulators of more than 16 bytes (NRM2's and MEAN_VAR's of double),
+ * whose eight lanes a thread would spill under the 80 registers of 3
+ * (ptxas -v, sm_90: 144 to 616 bytes of spill stores). */
+template <class Op>
+constexpr int kSegmentKernelBlocks = sizeof(typename Op::Acc) > 16 ? 2 : 3;
+
 /* Vectors of at most 256 chunks (one lane round): G = 2^g_log2 threads a
  * vector, thread t holding the J lanes t + G*j (j < J, G*J >= the
  * vector's chunks, one chunk each), and R = kRowsPerThread / J vectors a
@@ -119,7 +126,8 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
  * each thread's own (lane j with j + J/2, then j + J/4, ...); the levels
  * above G*J combine empty lanes, the identity, and change nothing. */
 template <class Op, bool Columns, int J>
-__global__ void __launch_bounds__(kThreads, 3) batched_segment_kernel(const BatchedParams p) {
+__global__ void __launch_bounds__(kThreads, kSegmentKernelBlocks<Op>)
+batched_segment_kernel(const BatchedParams p) {
   using Acc = typename Op::Acc;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   constexpr int R = J >= kRowsPerThread ? 1 : kRowsPerThread / J;

@@ -19,6 +19,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <limits>
 #include <type_traits>
 
 #include <cuda_fp16.h>
@@ -43,9 +45,9 @@ __host__ __device__ constexpr bool is_floating(TypeFamily f) {
 }
 
 /* Operations by how their lanes fold (policy.cuh's rows): the sums (SUM,
- * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX, ARGMIN/ARGMAX, and the dot
- * product (two inputs, Dot below). */
-enum class OpFamily { kSum, kProd, kMinMax, kArg, kDot };
+ * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX, ARGMIN/ARGMAX, the dot product
+ * (two inputs, Dot below), NRM2, MEAN_VAR. */
+enum class OpFamily { kSum, kProd, kMinMax, kArg, kDot, kNrm2, kMeanVar };
 
 /* ---- element types ------------------------------------------------------ */
 
@@ -113,6 +115,12 @@ __device__ inline float add_rn(float a, float b) { return __fadd_rn(a, b); }
 __device__ inline double add_rn(double a, double b) { return __dadd_rn(a, b); }
 __device__ inline float mul_rn(float a, float b) { return __fmul_rn(a, b); }
 __device__ inline double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ inline float sub_rn(float a, float b) { return __fsub_rn(a, b); }
+__device__ inline double sub_rn(double a, double b) { return __dsub_rn(a, b); }
+__device__ inline float div_rn(float a, float b) { return __fdiv_rn(a, b); }
+__device__ inline double div_rn(double a, double b) { return __ddiv_rn(a, b); }
+__device__ inline float sqrt_rn(float a) { return __fsqrt_rn(a); }
+__device__ inline double sqrt_rn(double a) { return __dsqrt_rn(a); }
 __device__ inline uint64_t add_rn(uint64_t a, uint64_t b) { return a + b; }
 __device__ inline uint64_t mul_rn(uint64_t a, uint64_t b) { return a * b; }
 
@@ -342,6 +350,199 @@ template <gpureduce_type_t T, bool F64 = false> struct Dot : SumLike<T, kSum, F6
 template <class Op, class = void> struct IsTwoInput : std::false_type {};
 template <class Op>
 struct IsTwoInput<Op, std::void_t<decltype(Op::kTwoInputs)>> : std::bool_constant<Op::kTwoInputs> {};
+/* ---- the norm and the moments ---------------------------------------------- */
+
+/* The accumulator type of NRM2 and MEAN_VAR: float for f16, bf16 and f32,
+ * double for f64 and for f32 with GPUREDUCE_ACCUMULATE_F64, double for
+ * integers (each element converted to double, rounded to nearest). */
+template <gpureduce_type_t T, bool F64>
+using MomentAcc = typename std::conditional<
+    Elem<T>::is_float,
+    typename std::conditional<F64, double, typename Elem<T>::Wide>::type, double>::type;
+
+/* Element x of type T in the accumulator type W: exact for floats (f16,
+ * bf16, f32 widened), rounded to nearest for 64-bit integers. */
+template <gpureduce_type_t T, class W>
+__device__ __forceinline__ W moment_value(typename Elem<T>::In x) {
+  return (W)Elem<T>::widen(x);
+}
+
+/*
+ * Blue's constants for the accumulator format W, as reference LAPACK 3.10's
+ * dnrm2.f90 derives them (Anderson, "Algorithm 978: Safe scaling in the
+ * Level 1 BLAS", ACM TOMS 2017), from the format's minimum and maximum
+ * exponents and digits (std::numeric_limits: min_exponent, max_exponent,
+ * digits): |x| < tsml is small and scaled up by ssml, |x| > tbig is big and
+ * scaled down by sbig, everything between is squared as it is.  All are
+ * powers of two, so the scaling is exact (a small value times ssml and a
+ * big one times sbig, even subnormals, and their squares up to the one
+ * rounding of the product), and no square of a finite value overflows or
+ * underflows to zero.  float: 2^-63, 2^52, 2^75, 2^-76; double: 2^-511,
+ * 2^486, 2^537, 2^-538.
+ */
+template <class W> struct BlueConstants;
+template <> struct BlueConstants<float> {
+  static constexpr float tsml = 0x1p-63f, tbig = 0x1p52f, ssml = 0x1p75f, sbig = 0x1p-76f;
+  static constexpr float inv_ssml = 0x1p-75f, inv_sbig = 0x1p76f;
+  static constexpr int e_tsml = -63, e_tbig = 52, e_ssml = 75, e_sbig = -76;
+};
+template <> struct BlueConstants<double> {
+  static constexpr double tsml = 0x1p-511, tbig = 0x1p486, ssml = 0x1p537, sbig = 0x1p-538;
+  static constexpr double inv_ssml = 0x1p-537, inv_sbig = 0x1p538;
+  static constexpr int e_tsml = -511, e_tbig = 486, e_ssml = 537, e_sbig = -538;
+};
+/* dnrm2.f90's formulas: tsml = 2^ceil((minexp - 1) / 2), tbig =
+ * 2^floor((maxexp - digits + 1) / 2), ssml = 2^-floor((minexp - digits) / 2),
+ * sbig = 2^-ceil((maxexp + digits - 1) / 2).  (C++ integer division
+ * truncates: ceil for the negative quotients, floor for the positive.) */
+template <class W> constexpr bool blue_matches_format() {
+  using L = std::numeric_limits<W>;
+  using B = BlueConstants<W>;
+  return B::e_tsml == (L::min_exponent - 1) / 2 &&
+         B::e_tbig == (L::max_exponent - L::digits + 1) / 2 &&
+         B::e_ssml == (L::digits - L::min_exponent + 1) / 2 &&
+         B::e_sbig == -((L::max_exponent + L::digits) / 2);
+}
+static_assert(blue_matches_format<float>() && blue_matches_format<double>(),
+              "Blue's constants follow from the format");
+
+/* NRM2's accumulator: the sums of the scaled squares of the small, the
+ * medium and the big elements. */
+template <class W> struct Nrm2Acc {
+  W sml, med, big;
+};
+
+template <gpureduce_type_t T, bool F64 = false> struct Nrm2 {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using W = MomentAcc<T, F64>;
+  using B = BlueConstants<W>;
+  using Acc = Nrm2Acc<W>;
+  using Out = W;
+  static constexpr bool kOrderFree = false;
+  static constexpr gpureduce_type_t kType = T;
+  static constexpr OpFamily kFamily = OpFamily::kNrm2;
+
+  /* +0 is exact for sums of squares: +0 + q == q for every q >= +0 or NaN. */
+  __device__ static Acc identity() { return Acc{W(0), W(0), W(0)}; }
+  /* |x| scaled by its class's power of two (1 for a medium one), squared,
+   * into its class's sum; the other two sums get +0.  Branch-free: NaN
+   * compares false both ways and lands in med, +-inf in big. */
+  __device__ static Acc lift(In x, uint64_t) {
+    const W a = abs_value(moment_value<T, W>(x));
+    const bool big = a > B::tbig, sml = a < B::tsml;
+    const W y = mul_rn(a, big ? B::sbig : sml ? B::ssml : W(1));
+    const W q = mul_rn(y, y);
+    return Acc{sml ? q : W(0), big || sml ? W(0) : q, big ? q : W(0)};
+  }
+  __device__ static Acc combine(const Acc &a, const Acc &b) {
+    return Acc{add_rn(a.sml, b.sml), add_rn(a.med, b.med), add_rn(a.big, b.big)};
+  }
+  /* dnrm2.f90's final combination: with big values, med (scaled down
+   * twice by sbig) joins big and small values are negligible; with small
+   * and medium values, sqrt(med) and sqrt(sml)/ssml combine as
+   * ymax * sqrt(1 + (ymin/ymax)^2), written ymax^2 (1 + (ymin/ymax)^2)
+   * under one square root; otherwise the one sum alone.  Each step one
+   * rounded operation (host/backend.c repeats them). */
+  __device__ static Out finish(const Acc &a) {
+    W r;
+    if (a.big > W(0)) {
+      W s = a.big;
+      if (a.med > W(0) || is_nan(a.med)) s = add_rn(s, mul_rn(mul_rn(a.med, B::sbig), B::sbig));
+      r = mul_rn(sqrt_rn(s), B::inv_sbig);
+    } else if (a.sml > W(0)) {
+      if (a.med > W(0) || is_nan(a.med)) {
+        const W am = sqrt_rn(a.med), as = mul_rn(sqrt_rn(a.sml), B::inv_ssml);
+        const W ymin = as > am ? am : as, ymax = as > am ? as : am;
+        const W q = div_rn(ymin, ymax);
+        r = sqrt_rn(mul_rn(mul_rn(ymax, ymax), add_rn(W(1), mul_rn(q, q))));
+      } else {
+        r = mul_rn(sqrt_rn(a.sml), B::inv_ssml);
+      }
+    } else {
+      r = sqrt_rn(a.med);
+    }
+    return canonical(r);
+  }
+  __device__ static Out empty() { return W(0); }
+};
+
+/* MEAN_VAR's accumulator: the mean, the sum of squared deviations from it
+ * (M2) and the count of a part of the input. */
+template <class W> struct MeanVarAcc {
+  W mean, m2;
+  uint64_t n;
+};
+
+/* MEAN_VAR's result: {mean, population variance}, aligned to its size. */
+template <class W> struct alignas(2 * sizeof(W)) MeanVarOut {
+  W mean, var;
+};
+
+/*
+ * MEAN_VAR: Chan, Golub and LeVeque's pairwise update ("Algorithms for
+ * computing the sample variance: analysis and recommendations", The
+ * American Statistician, 1983) in the order's tree, where SUM would add.
+ * combine(a, b), n = na + nb, with N(k) the count k converted to W
+ * (rounded to nearest):
+ *   delta = mb - ma
+ *   r     = N(nb) / N(n)
+ *   mean  = ma + delta * r
+ *   M2    = (M2a + M2b) + (delta * delta) * (N(na) * r)
+ * each operation rounded once, in this order; a side with count 0 (the
+ * identity) gives the other side unchanged.
+ */
+template <gpureduce_type_t T, bool F64 = false> struct MeanVar {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using W = MomentAcc<T, F64>;
+  using Acc = MeanVarAcc<W>;
+  using Out = MeanVarOut<W>;
+  static constexpr bool kOrderFree = false;
+  static constexpr gpureduce_type_t kType = T;
+  static constexpr OpFamily kFamily = OpFamily::kMeanVar;
+  /* the sequential lane folds element number C of a lane with fold_nth<C> */
+  static constexpr bool kCountedFold = true;
+
+  __device__ static Acc identity() { return Acc{W(0), W(0), 0}; }
+  __device__ static Acc lift(In x, uint64_t) { return Acc{moment_value<T, W>(x), W(0), 1}; }
+  __device__ static Acc combine(const Acc &a, const Acc &b) {
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    const uint64_t n = a.n + b.n;
+    const W r = div_rn((W)b.n, (W)n);
+    const W delta = sub_rn(b.mean, a.mean);
+    return Acc{add_rn(a.mean, mul_rn(delta, r)),
+               add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(delta, delta), mul_rn((W)a.n, r))),
+               n};
+  }
+  /* combine(a, lift(x)) where a is the fold of a lane's first C elements
+   * from the identity: a.n == C, so r = 1/(C+1) and N(na) * r = C * r are
+   * constants, rounded once each at compile time as the division and the
+   * product would round them; M2a + M2b is M2a + (+0), which is M2a (M2 is
+   * never -0), so it is left out.  The same bits as combine(a, lift(x)),
+   * without its division. */
+  template <int C> __device__ __forceinline__ static void fold_nth(Acc &a, In x) {
+    const W v = moment_value<T, W>(x);
+    if constexpr (C == 0) {
+      a = Acc{v, W(0), 1};
+    } else {
+      constexpr W r = W(1) / W(C + 1);
+      constexpr W w = W(C) * r;
+      const W delta = sub_rn(v, a.mean);
+      a = Acc{add_rn(a.mean, mul_rn(delta, r)), add_rn(a.m2, mul_rn(mul_rn(delta, delta), w)),
+              (uint64_t)C + 1};
+    }
+  }
+  /* {mean, M2 / N(n)}; a NaN mean (a NaN in the input, or an infinity
+   * among two or more elements) makes the variance NaN too. */
+  __device__ static Out finish(const Acc &a) {
+    const W nan = canonical(W(NAN));
+    return Out{canonical(a.mean), is_nan(a.mean) ? nan : canonical(div_rn(a.m2, (W)a.n))};
+  }
+  /* an empty segment: {NaN, NaN} */
+  __device__ static Out empty() { return Out{canonical(W(NAN)), canonical(W(NAN))}; }
+};
 
 /* ---- the operation for (type, op, flags) --------------------------------- */
 
@@ -354,8 +555,11 @@ template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MIN, F64> { us
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MAX, F64> { using type = MinMax<T, true>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMIN, F64> { using type = ArgMinMax<T, false>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMAX, F64> { using type = ArgMinMax<T, true>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_NRM2, F64> { using type = Nrm2<T, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MEAN_VAR, F64> { using type = MeanVar<T, F64>; };
 /* GPUREDUCE_WITH_VALUE's operations are ArgMinMaxWithValue, instantiated
- * apart (instantiate_with_value.cuh). */
+ * apart (instantiate_with_value.cuh); the dot product's is Dot
+ * (instantiate_dot.cu). */
 
 } /* namespace gr */
 

@@ -72,13 +72,25 @@ struct ReducePolicy {
  * in flight per SM.  To be timed against {3, no prefetch} on the H200.
  * Its lane kind is unused: AgentDot folds pairs of chunks itself.
  */
-constexpr ReducePolicy kReducePolicies[5][4] = {
+/*
+ * NRM2 and MEAN_VAR (2026-12-01, ptxas -v, sm_90; not yet timed): the
+ * sequential lane, as the floating sums (their order is element by
+ * element; MEAN_VAR's counted fold, thread_fold.cuh, takes its ratios
+ * from constants).  3 blocks, except MEAN_VAR with a double accumulator
+ * (f64, f32 with ACCUMULATE_F64, integers), whose combine (a division,
+ * 24-byte values) spilled 96 to 112 bytes under the 80 registers of 3;
+ * with 2 it takes 94 registers (i8/u8: 128, 4 bytes of spill) and no
+ * spill.  f32 SUM 64 registers, f32 NRM2 80, f32 MEAN_VAR 64.
+ */
+constexpr ReducePolicy kReducePolicies[7][4] = {
     /*                kFloat16                          kFloat                            kByte                          kWideInt */
     /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},
     /* kProd   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteProd, 3, false}, {LaneKind::kSequential, 3, false}},
     /* kMinMax */ {{LaneKind::kOrderedKeys, 3, false}, {LaneKind::kOrderedKeys, 3, false}, {LaneKind::kByteSimd, 3, false}, {LaneKind::kSequential, 3, false}},
     /* kArg    */ {{LaneKind::kArgPosition, 3, true}, {LaneKind::kArgPosition, 2, true}, {LaneKind::kByteArg, 3, false},  {LaneKind::kArgPosition, 2, true}},
     /* kDot    */ {{LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}},
+    /* kNrm2   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}},
+    /* kMeanVar */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}},
 };
 
 /* The row of Op: its policy and its lane. */

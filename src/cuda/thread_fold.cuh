@@ -24,6 +24,7 @@
 #define GR_CUDA_THREAD_FOLD_CUH
 
 #include <cstring>
+#include <type_traits>
 
 #include "cuda/ops.cuh"
 #include "order/order.h"
@@ -31,6 +32,15 @@
 namespace gr {
 
 __host__ __device__ constexpr int kChunkElems(int elem_bytes) { return GR_CHUNK_BYTES / elem_bytes; }
+
+/* Run f(std::integral_constant<int, K>) for K = 0 .. N-1, unrolled, so
+ * that each chunk's (or element's) position is a compile-time constant. */
+template <int K, int N, class F> __device__ __forceinline__ void static_for(F &&f) {
+  if constexpr (K < N) {
+    f(std::integral_constant<int, K>{});
+    static_for<K + 1, N>(f);
+  }
+}
 
 /* Fold the V elements of one 16-byte chunk, whose first element has index
  * `first`, into acc in index order: the order's rule 3. */
@@ -45,13 +55,31 @@ __device__ __forceinline__ void fold_chunk(typename Op::Acc &acc, const uint4 &v
   for (int j = 0; j < V; ++j) acc = Op::combine(acc, Op::lift(e[j], first + j));
 }
 
-/* The order itself: every element in turn. */
+/* Does Op fold element number C of a lane by Op::fold_nth<C> (MEAN_VAR,
+ * whose combine with one element depends on the count before it)? */
+template <class Op, class = void> struct HasCountedFold : std::false_type {};
+template <class Op>
+struct HasCountedFold<Op, std::void_t<decltype(Op::kCountedFold)>>
+    : std::integral_constant<bool, Op::kCountedFold> {};
+
+/* The order itself: every element in turn.  An interior tile's lane folds
+ * all its 8 chunks from the identity, so element j of its chunk K is the
+ * lane's element number K*V + j, a constant, which an operation with
+ * fold_nth uses for the same bits as combine(acc, lift(x)). */
 template <class Op> struct SequentialLane {
   using State = typename Op::Acc;
   __device__ static State init() { return Op::identity(); }
   template <int K>
   __device__ static void chunk(State &s, const uint4 &v, uint64_t first) {
-    fold_chunk<Op>(s, v, first);
+    if constexpr (HasCountedFold<Op>::value) {
+      using In = typename Op::In;
+      constexpr int V = kChunkElems(sizeof(In));
+      In e[V];
+      memcpy(e, &v, sizeof e);
+      static_for<0, V>([&](auto j) { Op::template fold_nth<K * V + j.value>(s, e[j.value]); });
+    } else {
+      fold_chunk<Op>(s, v, first);
+    }
   }
   __device__ static typename Op::Acc finish(const State &s, uint64_t) { return s; }
 };

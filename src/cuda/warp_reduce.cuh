@@ -21,12 +21,33 @@ __device__ inline ValueIndex<W> shfl_down(ValueIndex<W> v, int delta, int width 
                        __shfl_down_sync(0xffffffffu, v.i, delta, width)};
 }
 
+template <class W>
+__device__ inline Nrm2Acc<W> shfl_down(Nrm2Acc<W> v, int delta, int width = 32) {
+  return Nrm2Acc<W>{__shfl_down_sync(0xffffffffu, v.sml, delta, width),
+                    __shfl_down_sync(0xffffffffu, v.med, delta, width),
+                    __shfl_down_sync(0xffffffffu, v.big, delta, width)};
+}
+template <class W>
+__device__ inline MeanVarAcc<W> shfl_down(MeanVarAcc<W> v, int delta, int width = 32) {
+  return MeanVarAcc<W>{__shfl_down_sync(0xffffffffu, v.mean, delta, width),
+                       __shfl_down_sync(0xffffffffu, v.m2, delta, width),
+                       __shfl_down_sync(0xffffffffu, (unsigned long long)v.n, delta, width)};
+}
+
 /* v of lane `src` (all 32 lanes take part). */
 template <class A> __device__ inline A shfl_idx(A v, int src) {
   return __shfl_sync(0xffffffffu, v, src);
 }
 template <class W> __device__ inline ValueIndex<W> shfl_idx(ValueIndex<W> v, int src) {
   return ValueIndex<W>{__shfl_sync(0xffffffffu, v.v, src), __shfl_sync(0xffffffffu, v.i, src)};
+}
+template <class W> __device__ inline Nrm2Acc<W> shfl_idx(Nrm2Acc<W> v, int src) {
+  return Nrm2Acc<W>{__shfl_sync(0xffffffffu, v.sml, src), __shfl_sync(0xffffffffu, v.med, src),
+                    __shfl_sync(0xffffffffu, v.big, src)};
+}
+template <class W> __device__ inline MeanVarAcc<W> shfl_idx(MeanVarAcc<W> v, int src) {
+  return MeanVarAcc<W>{__shfl_sync(0xffffffffu, v.mean, src), __shfl_sync(0xffffffffu, v.m2, src),
+                       __shfl_sync(0xffffffffu, (unsigned long long)v.n, src)};
 }
 
 /* Rule 4's last five levels: the value of warp lane l combines with that

@@ -198,6 +198,92 @@ GR_INT_OPS(uint64_t)
 static inline uint64_t add_uint64_t(uint64_t a, uint64_t b) { return a + b; }
 static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 
+/*
+ * NRM2 and MEAN_VAR, twins of cuda/ops.cuh's Nrm2 and MeanVar, the same
+ * rounded operations in the same order (the operations and their sources
+ * are documented there and in gpureduce.h).
+ *
+ * Blue's constants (reference LAPACK 3.10 dnrm2.f90) from <float.h>:
+ * tsml = 2^ceil((minexp - 1) / 2), tbig = 2^floor((maxexp - digits + 1) / 2),
+ * ssml = 2^-floor((minexp - digits) / 2), sbig = 2^-ceil((maxexp + digits -
+ * 1) / 2); the assertions check the literals against the formulas.
+ */
+#define GR_BLUE_ASSERT(P, E_TSML, E_TBIG, E_SSML, E_SBIG)                               \
+  _Static_assert((P##_MIN_EXP - 1) / 2 == (E_TSML) &&                                    \
+                     (P##_MAX_EXP - P##_MANT_DIG + 1) / 2 == (E_TBIG) &&                 \
+                     (P##_MANT_DIG - P##_MIN_EXP + 1) / 2 == (E_SSML) &&                 \
+                     -((P##_MAX_EXP + P##_MANT_DIG) / 2) == (E_SBIG),                    \
+                 "Blue's constants of " #P)
+GR_BLUE_ASSERT(FLT, -63, 52, 75, -76);
+GR_BLUE_ASSERT(DBL, -511, 486, 537, -538);
+#define BLUE_float 0x1p-63f, 0x1p52f, 0x1p75f, 0x1p-76f, 0x1p-75f, 0x1p76f
+#define BLUE_double 0x1p-511, 0x1p486, 0x1p537, 0x1p-538, 0x1p-537, 0x1p538
+
+/* One of the three classes' sums of scaled squares, and the moments of a
+ * part: its mean, its sum of squared deviations and its count. */
+typedef struct { float sml, med, big; } nrm2_float;
+typedef struct { double sml, med, big; } nrm2_double;
+typedef struct { float mean, m2; uint64_t n; } mv_float;
+typedef struct { double mean, m2; uint64_t n; } mv_double;
+typedef struct { float mean, var; } mv_out_float;
+typedef struct { double mean, var; } mv_out_double;
+
+#define GR_MOMENT_OPS(A, SQRT, FABS)                                                      \
+  static inline nrm2_##A nrm2_lift_##A(A x) {                                            \
+    static const A c[6] = {BLUE_##A}; /* tsml, tbig, ssml, sbig, 1/ssml, 1/sbig */       \
+    const A a = FABS(x);                                                                 \
+    const int big = a > c[1], sml = a < c[0];                                            \
+    const A y = a * (big ? c[3] : sml ? c[2] : (A)1), q = y * y;                         \
+    return (nrm2_##A){sml ? q : (A)0, big || sml ? (A)0 : q, big ? q : (A)0};            \
+  }                                                                                      \
+  static inline nrm2_##A nrm2_comb_##A(nrm2_##A a, nrm2_##A b) {                         \
+    return (nrm2_##A){a.sml + b.sml, a.med + b.med, a.big + b.big};                      \
+  }                                                                                      \
+  static inline A nrm2_fin_##A(nrm2_##A a) {                                             \
+    static const A c[6] = {BLUE_##A};                                                    \
+    A r;                                                                                 \
+    if (a.big > 0) {                                                                     \
+      A s = a.big;                                                                       \
+      if (a.med > 0 || a.med != a.med) s = s + (a.med * c[3]) * c[3];                    \
+      r = SQRT(s) * c[5];                                                                \
+    } else if (a.sml > 0) {                                                              \
+      if (a.med > 0 || a.med != a.med) {                                                 \
+        const A am = SQRT(a.med), as = SQRT(a.sml) * c[4];                               \
+        const A ymin = as > am ? am : as, ymax = as > am ? as : am;                      \
+        const A q = ymin / ymax;                                                         \
+        r = SQRT((ymax * ymax) * ((A)1 + q * q));                                        \
+      } else {                                                                           \
+        r = SQRT(a.sml) * c[4];                                                          \
+      }                                                                                  \
+    } else {                                                                             \
+      r = SQRT(a.med);                                                                   \
+    }                                                                                    \
+    return canon_##A(r);                                                                 \
+  }                                                                                      \
+  /* Chan, Golub and LeVeque: delta = mb - ma, r = nb / n, mean = ma +                   \
+   * delta r, M2 = (M2a + M2b) + (delta delta)(na r) */                                  \
+  static inline mv_##A mv_comb_##A(mv_##A a, mv_##A b) {                                 \
+    if (b.n == 0) return a;                                                              \
+    if (a.n == 0) return b;                                                              \
+    const uint64_t n = a.n + b.n;                                                        \
+    const A r = (A)b.n / (A)n, delta = b.mean - a.mean;                                  \
+    const A w = (A)a.n * r;                                                              \
+    return (mv_##A){a.mean + delta * r, (a.m2 + b.m2) + (delta * delta) * w, n};         \
+  }                                                                                      \
+  /* {mean, M2 / n}; a NaN mean makes the variance NaN; no elements: both NaN */         \
+  static inline mv_out_##A mv_fin_##A(mv_##A a, uint64_t count) {                        \
+    const A nan = canon_##A((A)NAN);                                                     \
+    if (count == 0) return (mv_out_##A){nan, nan};                                       \
+    const A var = a.mean != a.mean ? nan : canon_##A(a.m2 / (A)a.n);                     \
+    return (mv_out_##A){canon_##A(a.mean), var};                                         \
+  }
+GR_MOMENT_OPS(float, sqrtf, fabsf)
+GR_MOMENT_OPS(double, sqrt, fabs)
+static inline nrm2_float nrm2_float_lift_of(float w) { return nrm2_lift_float(w); }
+static inline nrm2_double nrm2_double_lift_of(double w) { return nrm2_lift_double(w); }
+static inline mv_float mv_float_lift_of(float w) { return (mv_float){w, 0.0f, 1}; }
+static inline mv_double mv_double_lift_of(double w) { return (mv_double){w, 0.0, 1}; }
+
 /* Lifts: an element's widened value w (and its index i) to an accumulator;
  * v is the widened element of the second input at the same index, which
  * only LIFT_DOT reads (the others drop the expression unevaluated, so the
@@ -210,6 +296,10 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 /* x[i]*y[i] in the accumulator, rounded once (-ffp-contract=off: never
  * fused with the addition that follows); integers wrap in uint64_t. */
 #define LIFT_DOT(A, w, v, i) ((A)(w) * (A)(v))
+/* NRM2 and MEAN_VAR: the element converted to the accumulator's W (A is
+ * nrm2_W or mv_W; integers round to nearest, floats are exact). */
+#define LIFT_NRM2(A, w, v, i) A##_lift_of(w)
+#define LIFT_MV(A, w, v, i) A##_lift_of(w)
 
 /* Finishers: accumulator r of n elements to the result. */
 #define FIN_SUMF(r, n) ((n) ? canon_float(r) : 0.0f) /* +0, not the identity -0 */
@@ -220,6 +310,10 @@ static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 #define FIN_F16(r, n) ((r) != (r) ? (uint16_t)0x7fffu : f32_to_f16(r))
 #define FIN_BF16(r, n) ((r) != (r) ? (uint16_t)0x7fffu : f32_to_bf16_exact(r))
 #define FIN_INDEX(r, n) ((r).i)
+#define FIN_NRM2F(r, n) nrm2_fin_float(r)
+#define FIN_NRM2D(r, n) nrm2_fin_double(r)
+#define FIN_MVF(r, n) mv_fin_float((r), (n))
+#define FIN_MVD(r, n) mv_fin_double((r), (n))
 
 /* GPUREDUCE_WITH_VALUE's result: the index, then the element in its own
  * type as MIN/MAX write it (FINMM of the pair's widened value, exact since
@@ -351,6 +445,14 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
   GR_HOST_FN(T##_sum_abs, IN_T, RD, A, (A)-0.0, LIFT_FABS, add_##A, A, FINSUM)               \
   GR_HOST_FN(T##_sum_squares, IN_T, RD, A, (A)-0.0, LIFT_SQ, add_##A, A, FINSUM)
 
+/* NRM2 and MEAN_VAR accumulating in A (float or double); FIN is F or D.
+ * The identities: +0 sums (exact for sums of squares), count 0. */
+#define GR_MOMENTS(T, IN_T, RD, A, FIN)                                                       \
+  GR_HOST_FN(T##_nrm2, IN_T, RD, nrm2_##A, ((nrm2_##A){0, 0, 0}), LIFT_NRM2, nrm2_comb_##A,  \
+             A, FIN_NRM2##FIN)                                                                \
+  GR_HOST_FN(T##_mean_var, IN_T, RD, mv_##A, ((mv_##A){0, 0, 0}), LIFT_MV, mv_comb_##A,       \
+             mv_out_##A, FIN_MV##FIN)
+
 #define GR_FLOAT_TYPE(T, IN_T, RD, W, FINSUM, FINPROD, FINMM)                                 \
   GR_FLOAT_SUMS(T, IN_T, RD, W, FINSUM, FINPROD)                                              \
   GR_HOST_FN(T##_min, IN_T, RD, W, (W)INFINITY, LIFT_VAL, min_##W, IN_T, FINMM)              \
@@ -388,6 +490,17 @@ GR_INT_TYPE(i32, int32_t, RD_I64, int64_t, INT32_MIN, INT32_MAX, LIFT_IABS)
 GR_INT_TYPE(u32, uint32_t, RD_U64, uint64_t, 0, UINT32_MAX, LIFT_VAL)
 GR_INT_TYPE(i64, int64_t, RD_I64, int64_t, INT64_MIN, INT64_MAX, LIFT_IABS)
 GR_INT_TYPE(u64, uint64_t, RD_U64, uint64_t, 0, UINT64_MAX, LIFT_VAL)
+GR_MOMENTS(f16, uint16_t, RD_F16, float, F)
+GR_MOMENTS(bf16, uint16_t, RD_BF16, float, F)
+GR_MOMENTS(f32, float, RD_SAME, float, F)
+GR_MOMENTS(f64, double, RD_SAME, double, D)
+GR_MOMENTS(f32d, float, RD_SAME, double, D)
+GR_MOMENTS(i8, int8_t, RD_I64, double, D)
+GR_MOMENTS(u8, uint8_t, RD_U64, double, D)
+GR_MOMENTS(i32, int32_t, RD_I64, double, D)
+GR_MOMENTS(u32, uint32_t, RD_U64, double, D)
+GR_MOMENTS(i64, int64_t, RD_I64, double, D)
+GR_MOMENTS(u64, uint64_t, RD_U64, double, D)
 
 /* The dot products: SUM's accumulator and result, lift x[i]*y[i]. */
 GR_HOST_FN(f16_dot, uint16_t, RD_F16, float, -0.0f, LIFT_DOT, add_float, float, FIN_SUMF)
@@ -410,8 +523,9 @@ GR_INT_DOT(u64, uint64_t, RD_U64)
 typedef void (*host_fn)(const void *, const void *, uint64_t, int64_t, void *, void *);
 
 /* One row per type, in gpureduce_op_t order. */
-#define GR_ROW(T) \
-  {T##_sum, T##_prod, T##_min, T##_max, T##_argmin, T##_argmax, T##_sum_abs, T##_sum_squares}
+#define GR_ROW(T)                                                                       \
+  {T##_sum,    T##_prod,    T##_min,         T##_max,  T##_argmin,                     \
+   T##_argmax, T##_sum_abs, T##_sum_squares, T##_nrm2, T##_mean_var}
 
 static const host_fn host_table[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT] = {
     GR_ROW(f16), GR_ROW(bf16), GR_ROW(f32), GR_ROW(f64), GR_ROW(i8),
@@ -428,7 +542,9 @@ static const host_fn host_f32_in_f64[GPUREDUCE_OP_COUNT] = {
     [GPUREDUCE_SUM] = f32d_sum,
     [GPUREDUCE_PROD] = f32d_prod,
     [GPUREDUCE_SUM_ABS] = f32d_sum_abs,
-    [GPUREDUCE_SUM_SQUARES] = f32d_sum_squares};
+    [GPUREDUCE_SUM_SQUARES] = f32d_sum_squares,
+    [GPUREDUCE_NRM2] = f32d_nrm2,
+    [GPUREDUCE_MEAN_VAR] = f32d_mean_var};
 
 /* The function of (type, op, flags), or NULL with the handle's message
  * set. */

@@ -38,7 +38,8 @@ extern "C" {
  * the last step.
  */
 #define GR_MAX_ROOTS 8192u /* roots a workspace holds */
-#define GR_ROOT_BYTES 16u  /* the largest accumulator: {double, uint64_t} */
+#define GR_ROOT_BYTES 32u  /* room for the largest accumulator: 24 bytes, NRM2's three
+                            * doubles and MEAN_VAR's {double, double, uint64_t} */
 
 struct gr_plan {
   uint64_t tiles;      /* tiles covering n elements */

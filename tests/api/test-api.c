@@ -26,12 +26,14 @@ static void abi_values(void **state) {
   check_bits(9, GPUREDUCE_ERROR_TUNE_CACHE, "GPUREDUCE_ERROR_TUNE_CACHE");
   check_bits(10, GPUREDUCE_ERROR_INVALID_OFFSETS, "GPUREDUCE_ERROR_INVALID_OFFSETS");
   check_bits(UINT64_MAX, GPUREDUCE_NO_INDEX, "GPUREDUCE_NO_INDEX is UINT64_MAX");
-  check_bits(8, GPUREDUCE_OP_COUNT, "GPUREDUCE_OP_COUNT");
+  check_bits(10, GPUREDUCE_OP_COUNT, "GPUREDUCE_OP_COUNT");
   check_bits(10, GPUREDUCE_TYPE_COUNT, "GPUREDUCE_TYPE_COUNT");
   check_bits(0, GPUREDUCE_SUM, "GPUREDUCE_SUM");
   check_bits(1, GPUREDUCE_PROD, "GPUREDUCE_PROD");
   check_bits(4, GPUREDUCE_ARGMIN, "GPUREDUCE_ARGMIN");
   check_bits(7, GPUREDUCE_SUM_SQUARES, "GPUREDUCE_SUM_SQUARES");
+  check_bits(8, GPUREDUCE_NRM2, "GPUREDUCE_NRM2");
+  check_bits(9, GPUREDUCE_MEAN_VAR, "GPUREDUCE_MEAN_VAR");
   check_bits(0, GPUREDUCE_F16, "GPUREDUCE_F16");
   check_bits(3, GPUREDUCE_F64, "GPUREDUCE_F64");
   check_bits(9, GPUREDUCE_U64, "GPUREDUCE_U64");
@@ -131,7 +133,9 @@ static void names_and_sizes(void **state) {
   (void)state;
   for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
     check_string(tu_op_names[op], gpureduce_op_name((gpureduce_op_t)op), "name of op %d", op);
-  check_string(NULL, gpureduce_op_name((gpureduce_op_t)8), "name of op 8 (unknown)");
+  check_string("nrm2", gpureduce_op_name(GPUREDUCE_NRM2), "name of GPUREDUCE_NRM2");
+  check_string("mean_var", gpureduce_op_name(GPUREDUCE_MEAN_VAR), "name of GPUREDUCE_MEAN_VAR");
+  check_string(NULL, gpureduce_op_name((gpureduce_op_t)10), "name of op 10 (unknown)");
   check_string(NULL, gpureduce_op_name((gpureduce_op_t)-1), "name of op -1 (unknown)");
   for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t) {
     check_string(tu_types[t].name, gpureduce_type_name((gpureduce_type_t)t), "name of type %d", t);
@@ -208,6 +212,20 @@ static void result_sizes(void **state) {
                                         GPUREDUCE_WITH_VALUE | GPUREDUCE_ACCUMULATE_F64),
                "%s argmin with value and accumulate-f64: unsupported", tu_types[t].name);
   }
+  check_bits(4, gpureduce_result_size(GPUREDUCE_F16, GPUREDUCE_NRM2, 0), "f16 nrm2: float");
+  check_bits(8, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_NRM2, GPUREDUCE_ACCUMULATE_F64),
+             "f32 nrm2 accumulate-f64: double");
+  check_bits(8, gpureduce_result_size(GPUREDUCE_I8, GPUREDUCE_NRM2, 0), "i8 nrm2: double");
+  check_bits(8, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0),
+             "f32 mean_var: two floats");
+  check_bits(16, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, GPUREDUCE_ACCUMULATE_F64),
+             "f32 mean_var accumulate-f64: two doubles");
+  check_bits(16, gpureduce_result_size(GPUREDUCE_U64, GPUREDUCE_MEAN_VAR, 0),
+             "u64 mean_var: two doubles");
+  check_bits(0, gpureduce_result_size(GPUREDUCE_F64, GPUREDUCE_NRM2, GPUREDUCE_ACCUMULATE_F64),
+             "f64 nrm2 accumulate-f64: unsupported");
+  check_bits(0, gpureduce_result_size(GPUREDUCE_I32, GPUREDUCE_MEAN_VAR, GPUREDUCE_ACCUMULATE_F64),
+             "i32 mean_var accumulate-f64: unsupported");
 }
 
 static void versions(void **state) {

@@ -77,8 +77,8 @@ static void null_handle_and_kinds(void **state) {
   /* the checks of gpureduce_reduce(), in its order, before batch == 0 */
   expect_error("unknown type 10", GPUREDUCE_ERROR_UNSUPPORTED,
                CALL(in_buf, NULL, 0, 3, 4, 4, 1, (gpureduce_type_t)10, GPUREDUCE_SUM, 0), "type");
-  expect_error("unknown op 8", GPUREDUCE_ERROR_UNSUPPORTED,
-               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)8, 0), "op");
+  expect_error("unknown op 10", GPUREDUCE_ERROR_UNSUPPORTED,
+               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)10, 0), "op");
   expect_error("unknown type with batch 0", GPUREDUCE_ERROR_UNSUPPORTED,
                CALL(NULL, NULL, 0, 0, 4, 4, 1, (gpureduce_type_t)-1, GPUREDUCE_SUM, 0), "type");
   expect_error("flags 0x4", GPUREDUCE_ERROR_INVALID_ARGUMENT,
@@ -212,6 +212,9 @@ static void empty_vectors(void **state) {
     expect_error("argmax of batch 1 of n = 0, NULL input", GPUREDUCE_ERROR_EMPTY_INPUT,
                  CALL(NULL, NULL, 0, 1, 0, 0, 0, (gpureduce_type_t)t, GPUREDUCE_ARGMAX, 0),
                  "argmax");
+    expect_error("mean_var of batch 2 of n = 0", GPUREDUCE_ERROR_EMPTY_INPUT,
+                 CALL(in_buf, NULL, 0, 2, 0, 4, 1, (gpureduce_type_t)t, GPUREDUCE_MEAN_VAR, 0),
+                 "mean_var");
   }
   /* n == 0 reads nothing: no stride can overflow, no span can overlap */
   expect_success("sum of batch 3 of n = 0, strides INT64_MAX and INT64_MIN",

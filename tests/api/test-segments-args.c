@@ -173,8 +173,8 @@ static void null_handle_and_kinds(void **state) {
     /* gpureduce_reduce()'s checks, in its order, before segments == 0 */
     expect_error(c, "unknown type 10", GPUREDUCE_ERROR_UNSUPPORTED,
                  CALL(c->in, c->out, o, 3, (gpureduce_type_t)10, GPUREDUCE_SUM, 0), "type");
-    expect_error(c, "unknown op 8", GPUREDUCE_ERROR_UNSUPPORTED,
-                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, (gpureduce_op_t)8, 0), "op");
+    expect_error(c, "unknown op 10", GPUREDUCE_ERROR_UNSUPPORTED,
+                 CALL(c->in, c->out, o, 3, GPUREDUCE_F32, (gpureduce_op_t)10, 0), "op");
     expect_error(c, "unknown type with 0 segments", GPUREDUCE_ERROR_UNSUPPORTED,
                  CALL(NULL, NULL, NULL, 0, (gpureduce_type_t)-1, GPUREDUCE_SUM, 0), "type");
     expect_error(c, "flags 0x4", GPUREDUCE_ERROR_INVALID_ARGUMENT,
@@ -503,14 +503,19 @@ static void documented_results(void **state) {
 
 /* ---- invalid offsets ------------------------------------------------------ */
 
-/* The empty-segment result of (type, op) as bits, from gpureduce.h:
- * +0 for the sums, 1 for the product, +inf or the largest value for MIN,
- * -inf or the lowest for MAX, GPUREDUCE_NO_INDEX for ARGMIN and ARGMAX. */
+/* The empty-segment result of (type, op) as bits (its first 8 bytes),
+ * from gpureduce.h: +0 for the sums and NRM2, 1 for the product, +inf or
+ * the largest value for MIN, -inf or the lowest for MAX,
+ * GPUREDUCE_NO_INDEX for ARGMIN and ARGMAX, {NaN, NaN} for MEAN_VAR (two
+ * canonical NaNs of 4 bytes, or the first of two of 8). */
 static uint64_t empty_bits(gpureduce_type_t type, gpureduce_op_t op) {
   switch (op) {
     case GPUREDUCE_ARGMIN:
     case GPUREDUCE_ARGMAX:
       return GPUREDUCE_NO_INDEX;
+    case GPUREDUCE_MEAN_VAR:
+      return tu_result_size(type, op, 0) == 8 ? UINT64_C(0x7fffffff7fffffff)
+                                              : UINT64_C(0x7fffffffffffffff);
     case GPUREDUCE_PROD:
       if (type == GPUREDUCE_F64) return tu_f64_bits(1);
       return tu_types[type].is_float ? tu_f32_bits(1) : 1;
@@ -557,9 +562,14 @@ static void expect_bad_offsets(const struct ctx *c, const char *what, const void
                    label, gpureduce_last_message(c->h));
       check_true(*gpureduce_last_message(c->h) == '\0', "%s: no message from the call", label);
       for (size_t s = 0; s < segments; ++s)
-        if (invalid[s])
-          check_bits(empty_bits(type, (gpureduce_op_t)op), tu_load(seen, s, (unsigned)rs),
+        if (invalid[s]) {
+          check_bits(empty_bits(type, (gpureduce_op_t)op),
+                     tu_load(seen + s * rs, 0, rs > 8 ? 8 : (unsigned)rs),
                      "%s: invalid segment %zu holds the empty-segment value", label, s);
+          if (rs > 8) /* MEAN_VAR's variance, a NaN too */
+            check_bits(UINT64_C(0x7fffffffffffffff), tu_load(seen + s * rs + 8, 0, 8),
+                       "%s: invalid segment %zu holds the empty-segment variance", label, s);
+        }
       check_bytes(seen + segments * rs, FILL, OUT_BYTES - segments * rs,
                   "%s: nothing written past the %zu results", label, segments);
       check_status(GPUREDUCE_ERROR_INVALID_OFFSETS, gpureduce_get_async_error(c->h),

@@ -47,8 +47,8 @@ static void *dmalloc(size_t bytes) {
 
 /* Reduce device data with the battery's CUDA handle; checks the status and
  * the canary after the result. */
-static uint64_t dev_result(const void *d_in, size_t n, gpureduce_type_t type, gpureduce_op_t op,
-                           unsigned flags, const char *what) {
+static bt_result dev_res(const void *d_in, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                         unsigned flags, const char *what) {
   unsigned char ob[OUT_BYTES];
   memset(ob, OUT_FILL, sizeof ob);
   CK(cudaMemcpy(d_out, ob, sizeof ob, cudaMemcpyHostToDevice));
@@ -58,15 +58,25 @@ static uint64_t dev_result(const void *d_in, size_t n, gpureduce_type_t type, gp
   CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
   const size_t rs = tu_result_size(type, op, flags);
   check_bytes(ob + rs, OUT_FILL, sizeof ob - rs, "%s: the canary after the CUDA result", what);
-  return tu_load(ob, 0, (unsigned)rs);
+  return bt_result_at(ob, 0, rs);
 }
 
-static uint64_t host_result(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
-                            unsigned flags, const char *what) {
-  uint64_t out[2] = {0, 0};
+static bt_result host_res(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                          unsigned flags, const char *what) {
+  _Alignas(16) unsigned char out[16] = {0};
   const gpureduce_status_t s = gpureduce_reduce(x, out, n, type, op, flags, HH);
   check_status(GPUREDUCE_SUCCESS, s, "%s: status of the host reduction", what);
-  return tu_load(out, 0, (unsigned)tu_result_size(type, op, flags));
+  return bt_result_at(out, 0, tu_result_size(type, op, flags));
+}
+
+/* The same for results of one word (8 bytes at most). */
+static uint64_t dev_result(const void *d_in, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                           unsigned flags, const char *what) {
+  return dev_res(d_in, n, type, op, flags, what).w[0];
+}
+static uint64_t host_result(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                            unsigned flags, const char *what) {
+  return host_res(x, n, type, op, flags, what).w[0];
 }
 
 static const char *op_label(gpureduce_op_t op, unsigned flags) {
@@ -105,9 +115,10 @@ static void cuda_matches_host(void **state) {
     char what[160];
     snprintf(what, sizeof what, "%s %s n=%zu, %s", t->name, op_label(c.op, c.flags), c.n,
              c.data->what);
-    const uint64_t dv = dev_result(d, c.n, c.type, c.op, c.flags, what);
-    const uint64_t hv = host_result(c.x, c.n, c.type, c.op, c.flags, what);
-    check_bits(hv, dv, "%s: the CUDA result has the host backend's bits", what);
+    const bt_result dv = dev_res(d, c.n, c.type, c.op, c.flags, what);
+    const bt_result hv = host_res(c.x, c.n, c.type, c.op, c.flags, what);
+    check_result(hv, dv, tu_result_size(c.type, c.op, c.flags),
+                 "%s: the CUDA result has the host backend's bits", what);
     if (c.n <= ((size_t)1 << 20) + 3) bt_check_reference(c.x, c.n, c.type, c.op, c.flags, dv, what);
   }
   cudaFree(d);
@@ -129,15 +140,19 @@ static void cuda_many_tiles(void **state) {
   } cases[] = {{GPUREDUCE_SUM, 0},        {GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64},
                {GPUREDUCE_SUM_ABS, 0},    {GPUREDUCE_SUM_SQUARES, 0},
                {GPUREDUCE_MIN, 0},        {GPUREDUCE_MAX, 0},
-               {GPUREDUCE_ARGMIN, 0},     {GPUREDUCE_ARGMAX, 0}};
+               {GPUREDUCE_ARGMIN, 0},     {GPUREDUCE_ARGMAX, 0},
+               {GPUREDUCE_NRM2, 0},       {GPUREDUCE_MEAN_VAR, 0},
+               {GPUREDUCE_MEAN_VAR, GPUREDUCE_ACCUMULATE_F64}};
   for (size_t k = 0; k < COUNT(cases); ++k) {
     char what[128];
     snprintf(what, sizeof what, "f32 %s n=%zu (8194 tiles)", op_label(cases[k].op, cases[k].flags),
              n);
-    const uint64_t dv = dev_result(d, n, GPUREDUCE_F32, cases[k].op, cases[k].flags, what);
-    check_bits(host_result(x, n, GPUREDUCE_F32, cases[k].op, cases[k].flags, what), dv,
-               "%s: the CUDA result has the host backend's bits", what);
-    if (cases[k].op == GPUREDUCE_SUM && !cases[k].flags) /* the others: test-host's job */
+    const bt_result dv = dev_res(d, n, GPUREDUCE_F32, cases[k].op, cases[k].flags, what);
+    check_result(host_res(x, n, GPUREDUCE_F32, cases[k].op, cases[k].flags, what), dv,
+                 tu_result_size(GPUREDUCE_F32, cases[k].op, cases[k].flags),
+                 "%s: the CUDA result has the host backend's bits", what);
+    if ((cases[k].op == GPUREDUCE_SUM && !cases[k].flags) ||
+        cases[k].op == GPUREDUCE_MEAN_VAR) /* the others: test-host's job */
       bt_check_reference(x, n, GPUREDUCE_F32, cases[k].op, cases[k].flags, dv, what);
   }
   /* a NaN in the last tile, another in tile 8000 */
@@ -608,7 +623,9 @@ static void cuda_block_counts(void **state) {
                {GPUREDUCE_F64, GPUREDUCE_SUM, 0},
                {GPUREDUCE_I8, GPUREDUCE_SUM, 0},
                /* shares plain argmax's block counts; its index is checked here, its value in test-with-value */
-               {GPUREDUCE_BF16, GPUREDUCE_ARGMAX, GPUREDUCE_WITH_VALUE}};
+               {GPUREDUCE_BF16, GPUREDUCE_ARGMAX, GPUREDUCE_WITH_VALUE},
+               {GPUREDUCE_F32, GPUREDUCE_NRM2, 0},
+               {GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0}}; /* results of one word */
   const unsigned blocks[] = {1, 2, 3, 7, 64, 1000, 4096};
   tu_rng r;
   tu_rng_init(&r, "block counts");

@@ -389,16 +389,16 @@ static void exact_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
   if (lowest == S) {
     check_status(GPUREDUCE_SUCCESS, ae, "%s: no async error", what);
     for (size_t s = 0; s < S; ++s)
-      check_bits(tu_load(hres, s, (unsigned)rs), tu_load(res, s, (unsigned)rs),
-                 "%s: result %zu has the host backend's bits", what, s);
+      check_result(bt_result_at(hres, s, rs), bt_result_at(res, s, rs), rs,
+                   "%s: result %zu has the host backend's bits", what, s);
   } else {
     check_status(GPUREDUCE_ERROR_INVALID_OFFSETS, ae, "%s: the async error", what);
     check_status(GPUREDUCE_ERROR_INVALID_OFFSETS, gpureduce_get_async_error(sg_host_handle()),
                  "%s: the host backend's async error too", what);
     for (size_t s = 0; s < S; ++s)
       if (sg_invalid(off, S, s))
-        check_bits(sg_empty_result(type, op, flags), tu_load(res, s, (unsigned)rs),
-                   "%s: invalid segment %zu has the empty result", what, s);
+        check_result(sg_empty_result(type, op, flags), bt_result_at(res, s, rs), rs,
+                     "%s: invalid segment %zu has the empty result", what, s);
   }
   cudaFree(d_x);
   cudaFree(d_out);

@@ -38,7 +38,7 @@ bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
 
 tap_tmpdir bench
 
-echo "1..118"
+echo "1..126"
 n=0
 
 # expect STATUS DESCRIPTION ARGS...: run reduce-bench ARGS (stdout in
@@ -245,6 +245,13 @@ also_run "host: --sweep-batched --csv: every line has the header's number of fie
 also_run "host: --sweep-batched on 2^10 elements: 23 shapes (8 rows, 8 columns, 7 misaligned)" \
   data_lines 23
 also_run "host: --sweep-batched: every shape checked ok" checked_ok
+run_or_skip "host: --sweep-batched on 2^10 elements, f32 mean_var accumulated in double, --csv" \
+  --backend host --sweep-batched --sweep-elements 2^10 --op mean_var --type f32 \
+  --f64-accumulate --repeat 1 --csv
+also_run "host: --sweep-batched mean_var: every shape checked ok" checked_ok
+run_or_skip "host: --sweep-batched on 2^10 elements, u8 nrm2, --csv" \
+  --backend host --sweep-batched --sweep-elements 2^10 --op nrm2 --type u8 --repeat 1 --csv
+also_run "host: --sweep-batched nrm2: every shape checked ok" checked_ok
 run_or_skip "host: --batch --json" --backend host --batch 3 --n 5 --stride 6 --json --repeat 1
 also_run "host: --batch --json names batch, layout and ld" \
   grep -q '"batch": 3, "layout": "rows", "ld": 6' "$tmp/out"
@@ -328,6 +335,12 @@ also_run "host: the same seed gives the same segments" cmp -s "$tmp/segments.1" 
 run_or_skip "host: huge:0:3:100 over 2^12 f16 elements, argmax (empty segments)" \
   --backend host --segments huge:0:3:100 --n 2^12 --op argmax --type f16 --repeat 1 --csv
 also_run "host: huge:0:3:100: 101 segments, checked ok" seg_row_is 101 ok
+run_or_skip "host: huge:0:3:100 over 2^12 f64 elements, mean_var (empty segments)" \
+  --backend host --segments huge:0:3:100 --n 2^12 --op mean_var --type f64 --repeat 1 --csv
+also_run "host: huge:0:3:100 mean_var: 101 segments, checked ok" seg_row_is 101 ok
+run_or_skip "host: huge:0:3:100 over 2^12 f32 elements, nrm2" \
+  --backend host --segments huge:0:3:100 --n 2^12 --op nrm2 --type f32 --repeat 1 --csv
+also_run "host: huge:0:3:100 nrm2: 101 segments, checked ok" seg_row_is 101 ok
 run_or_skip "host: uniform:8 over 2^10 i32 elements, batched beside it, --csv" \
   --backend host --segments uniform:8 --n 2^10 --type i32 --repeat 1 --csv
 also_run "host: uniform:8: the batched call's columns" csv_has batched_us gpureduce_vs_batched

@@ -107,7 +107,7 @@ uint64_t bb_random_value(void *ctx, size_t b, size_t i) {
 /* ---- one batched call, checked ------------------------------------------- */
 
 /* The last bb_check's results (host copy), for hand-written answers. */
-static uint64_t result_of(size_t b, size_t rs) { return tu_load(got.p, b, (unsigned)rs); }
+static bt_result result_of(size_t b, size_t rs) { return bt_result_at(got.p, b, rs); }
 
 void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t op,
               unsigned flags, const struct bb_data *data, uint64_t poison) {
@@ -156,7 +156,7 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   B->get(res, d_out, out_bytes);
   check_bytes(res + batch * rs, OUT_FILL, CANARY, "%s: the canary after the results survives",
               what);
-  if (n == 0 && bt_is_arg(op)) {
+  if (n == 0 && bt_empty_is_error(op)) {
     check_status(GPUREDUCE_ERROR_EMPTY_INPUT, s, "%s: status", what);
     check_bytes(res, OUT_FILL, batch * rs, "%s: the output is untouched", what);
     return;
@@ -176,9 +176,9 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   }
   B->get(one, d_one, batch * rs);
   for (size_t b = 0; b < batch; ++b)
-    check_bits(tu_load(one, b, (unsigned)rs), result_of(b, rs),
-               "%s: result %zu has the bits of gpureduce_reduce() on a copy of vector %zu", what,
-               b, b);
+    check_result(bt_result_at(one, b, rs), result_of(b, rs), rs,
+                 "%s: result %zu has the bits of gpureduce_reduce() on a copy of vector %zu",
+                 what, b, b);
 
   /* The host backend's batched results on the image. */
   if (HH) {
@@ -188,8 +188,8 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
                                           flags, HH),
                  "%s: status of the host backend's batched call", what);
     for (size_t b = 0; b < batch; ++b)
-      check_bits(tu_load(hr, b, (unsigned)rs), result_of(b, rs),
-                 "%s: result %zu has the bits of the host backend's", what, b);
+      check_result(bt_result_at(hr, b, rs), result_of(b, rs), rs,
+                   "%s: result %zu has the bits of the host backend's", what, b);
   }
 
   /* The reference: every vector of small batches, a sample of large ones. */
@@ -402,11 +402,11 @@ static void check_special(gpureduce_type_t type, gpureduce_op_t op, unsigned fla
                           size_t n, const char *layout) {
   const size_t rs = tu_result_size(type, op, flags);
   for (size_t b = 0; b < batch; ++b) {
-    uint64_t wanted;
+    bt_result wanted;
     const char *why;
     if (!bt_special_answer(type, op, flags, b, n, &wanted, &why))
       continue; /* the reference and the 1-D call checked it */
-    check_bits(wanted, result_of(b, rs), "%s, batch %zu x n %zu, %s: vector %zu holds %s",
+    check_result(wanted, result_of(b, rs), rs, "%s, batch %zu x n %zu, %s: vector %zu holds %s",
                bt_kind_name(type, op, flags), batch, n, layout, b, why);
   }
 }
@@ -465,9 +465,9 @@ void bb_empty_vectors(void **state) {
         struct bb_random r = {.type = type, .gen = G_WIDE};
         const struct bb_data data = {bb_random_value, &r, "no elements"};
         bb_check(&sh, type, op, flags, &data, bt_poison(type, op));
-        if (bt_is_arg(op)) continue; /* bb_check saw EMPTY_INPUT and nothing written */
+        if (bt_empty_is_error(op)) continue; /* bb_check saw EMPTY_INPUT, nothing written */
         for (size_t b = 0; b < sh.batch; ++b)
-          check_bits(empty_result(type, op, flags), result_of(b, rs),
+          check_bits(empty_result(type, op, flags), result_of(b, rs).w[0],
                      "%s, batch %zu of n = 0, %s: result %zu is the documented empty result",
                      bt_kind_name(type, op, flags), sh.batch, sh.layout, b);
       }
@@ -479,14 +479,14 @@ void bb_empty_vectors(void **state) {
     const gpureduce_status_t s = gpureduce_reduce_batched(NULL, d_out, 3, 0, 7, -5, type, op,
                                                           flags, battery_handle());
     B->get(res, d_out, 3 * rs + CANARY);
-    check_status(bt_is_arg(op) ? GPUREDUCE_ERROR_EMPTY_INPUT : GPUREDUCE_SUCCESS, s,
+    check_status(bt_empty_is_error(op) ? GPUREDUCE_ERROR_EMPTY_INPUT : GPUREDUCE_SUCCESS, s,
                  "%s, batch 3 of n = 0 with a NULL input", bt_kind_name(type, op, flags));
-    if (bt_is_arg(op))
+    if (bt_empty_is_error(op))
       check_bytes(res, OUT_FILL, 3 * rs, "%s, n = 0 with a NULL input: nothing written",
                   bt_kind_name(type, op, flags));
     else
       for (size_t b = 0; b < 3; ++b)
-        check_bits(empty_result(type, op, flags), result_of(b, rs),
+        check_bits(empty_result(type, op, flags), result_of(b, rs).w[0],
                    "%s, batch 3 of n = 0 with a NULL input: result %zu",
                    bt_kind_name(type, op, flags), b);
     check_bytes(res + 3 * rs, OUT_FILL, CANARY, "%s, n = 0 with a NULL input: the canary",
@@ -551,7 +551,7 @@ void bb_errors_leave_output(void **state) {
        GPUREDUCE_F32, GPUREDUCE_ARGMAX, GPUREDUCE_ERROR_INVALID_ARGUMENT},
       {"argmin of n = 0", d_in, 0, 3, 0, 4, 1, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
        GPUREDUCE_ERROR_EMPTY_INPUT},
-      {"unknown op 8", d_in, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)8,
+      {"unknown op 10", d_in, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)10,
        GPUREDUCE_ERROR_UNSUPPORTED},
       {"element offsets that overflow int64_t", d_in, 0, 3, 4, INT64_MAX, 1, GPUREDUCE_F32,
        GPUREDUCE_SUM, GPUREDUCE_ERROR_INVALID_ARGUMENT},

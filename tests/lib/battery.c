@@ -50,7 +50,7 @@ static unsigned char *stage;    /* host image of the input buffer */
 static size_t stage_cap;
 
 #define PAD 256          /* poison bytes before the aligned start and after the data */
-#define OUT_BYTES 64     /* result (at most 8 bytes) and canary */
+#define OUT_BYTES 64     /* result (at most 16 bytes) and canary */
 #define OUT_FILL 0xC3    /* what the output buffer holds before a call */
 
 void battery_use(const struct tu_backend *backend) { B = backend; }
@@ -122,7 +122,7 @@ static const char *type_name(gpureduce_type_t type) {
 
 gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags, size_t offset,
-                                  uint64_t poison, uint64_t *out) {
+                                  uint64_t poison, bt_result *out) {
   const unsigned es = TU_TYPE(type)->size;
   const size_t rs = result_bytes(type, op, flags);
   const size_t lead = PAD + offset * es, body = n * es, total = lead + body + PAD;
@@ -144,8 +144,36 @@ gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type
   if (s != GPUREDUCE_SUCCESS)
     check_bytes(ob, OUT_FILL, rs, "%s %s flags %u n=%zu: the output is untouched after %s",
                 type_name(type), op_name(op), flags, n, tu_status_label(s));
-  *out = tu_load(ob, 0, (unsigned)rs);
+  *out = bt_result_at(ob, 0, rs);
   return s;
+}
+
+bt_result bt_result_at(const void *buf, size_t index, size_t rs) {
+  const unsigned char *p = (const unsigned char *)buf + index * rs;
+  bt_result r = {{0, 0}};
+  r.w[0] = tu_load(p, 0, (unsigned)(rs < 8 ? rs : 8));
+  if (rs > 8) r.w[1] = tu_load(p + 8, 0, 8);
+  return r;
+}
+
+bt_result bt_word(uint64_t w0) {
+  bt_result r = {{w0, 0}};
+  return r;
+}
+
+void bt_check_result_at(const char *file, int line, bt_result wanted, bt_result seen, size_t rs,
+                        const char *fmt, ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  if (rs <= 8) {
+    tu_check_bits(file, line, wanted.w[0], seen.w[0], "%s", what);
+    return;
+  }
+  tu_check_bits(file, line, wanted.w[0], seen.w[0], "%s (bytes 0 to 7)", what);
+  tu_check_bits(file, line, wanted.w[1], seen.w[1], "%s (bytes 8 to 15)", what);
 }
 
 /* ---- references ------------------------------------------------------------ */
@@ -163,18 +191,27 @@ static struct ref_answer want_for(const void *x, size_t n, gpureduce_type_t type
   return w;
 }
 
-static void check_want_at(const char *file, int line, const struct ref_answer *w, uint64_t got,
+static void check_want_at(const char *file, int line, const struct ref_answer *w, bt_result got,
                           const char *what) {
-  if (w->has_bound)
-    tu_check_near(file, line, w->exact, ref_result_value(w->result_bytes, got), w->bound,
+  if (w->has_bound2) { /* MEAN_VAR */
+    tu_check_near(file, line, w->exact, ref_mean_var_value(w->result_bytes, got.w, 0), w->bound,
+                  "%s: the mean is within the stated error bound of the exact mean", what);
+    tu_check_near(file, line, w->exact2, ref_mean_var_value(w->result_bytes, got.w, 1),
+                  w->bound2, "%s: the variance is within the stated error bound of the exact one",
+                  what);
+  } else if (w->has_bound) {
+    tu_check_near(file, line, w->exact, ref_result_value(w->result_bytes, got.w[0]), w->bound,
                   "%s: within the stated error bound of the exact value", what);
-  tu_check_bits(file, line, w->bits, got, "%s: %s", what,
-                w->has_bound ? "bits equal the doc/ORDER.md reference" : "equals the reference");
+  }
+  const struct bt_result want = {{w->bits, w->bits2}};
+  bt_check_result_at(file, line, want, got, w->result_bytes, "%s: %s", what,
+                     w->has_bound ? "bits equal the doc/ORDER.md reference"
+                                  : "equals the reference");
 }
 #define check_want(w, got, what) check_want_at(__FILE__, __LINE__, (w), (got), (what))
 
 void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
-                        unsigned flags, uint64_t got, const char *what) {
+                        unsigned flags, bt_result got, const char *what) {
   const struct ref_answer w = want_for(x, n, type, op, flags);
   check_want(&w, got, what);
 }
@@ -186,7 +223,7 @@ static void check_one(const void *x, size_t n, gpureduce_type_t type, gpureduce_
   snprintf(what, sizeof what, "%s %s%s n=%zu (%s)", type_name(type), op_name(op),
            flags ? " accumulate-f64" : "", n, label);
   const struct ref_answer w = want_for(x, n, type, op, flags);
-  uint64_t got = 0;
+  bt_result got;
   const gpureduce_status_t s = battery_reduce(x, n, type, op, flags, 0, 0, &got);
   check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
   check_want(&w, got, what);
@@ -209,10 +246,27 @@ uint64_t bt_result_pattern(gpureduce_type_t type, gpureduce_op_t op, unsigned fl
 }
 #define rp bt_result_pattern
 
+bt_result bt_result_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v,
+                       double v2) {
+  const size_t rs = tu_result_size(type, op, flags);
+  if (op != GPUREDUCE_MEAN_VAR) return bt_word(bt_result_pattern(type, op, flags, v));
+  bt_result r = {{0, 0}};
+  if (rs == 8) { /* two floats */
+    r.w[0] = (v != v ? 0x7fffffffu : tu_pattern(GPUREDUCE_F32, v)) |
+             (uint64_t)(v2 != v2 ? 0x7fffffffu : tu_pattern(GPUREDUCE_F32, v2)) << 32;
+  } else {
+    r.w[0] = v != v ? tu_canonical_nan(8) : tu_f64_bits(v);
+    r.w[1] = v2 != v2 ? tu_canonical_nan(8) : tu_f64_bits(v2);
+  }
+  return r;
+}
+
+int bt_empty_is_error(gpureduce_op_t op) { return bt_is_arg(op) || op == GPUREDUCE_MEAN_VAR; }
+
 /* Reduce and compare with a hand-written answer. */
 static void TU_PRINTF(9, 10)
     expect_at(const char *file, int line, const void *x, size_t n, gpureduce_type_t type,
-              gpureduce_op_t op, unsigned flags, uint64_t wanted, const char *fmt, ...) {
+              gpureduce_op_t op, unsigned flags, bt_result wanted, const char *fmt, ...) {
   char why[256], what[400];
   va_list ap;
   va_start(ap, fmt);
@@ -220,12 +274,16 @@ static void TU_PRINTF(9, 10)
   va_end(ap);
   snprintf(what, sizeof what, "%s %s%s n=%zu, %s", type_name(type), op_name(op),
            flags ? " accumulate-f64" : "", n, why);
-  uint64_t got = 0;
+  bt_result got;
   const gpureduce_status_t s = battery_reduce(x, n, type, op, flags, 0, 0, &got);
   tu_check_status(file, line, GPUREDUCE_SUCCESS, s, "%s: status", what);
-  tu_check_bits(file, line, wanted, got, "%s", what);
+  bt_check_result_at(file, line, wanted, got, tu_result_size(type, op, flags), "%s", what);
 }
-#define expect(...) expect_at(__FILE__, __LINE__, __VA_ARGS__)
+/* expect(x, n, type, op, flags, wanted bits, "why", ...): a result of one
+ * word; expect_result the same with a bt_result. */
+#define expect(x, n, type, op, flags, wanted, ...) \
+  expect_at(__FILE__, __LINE__, (x), (n), (type), (op), (flags), bt_word(wanted), __VA_ARGS__)
+#define expect_result(...) expect_at(__FILE__, __LINE__, __VA_ARGS__)
 
 static const gpureduce_op_t minmax_ops[] = {GPUREDUCE_MIN, GPUREDUCE_MAX, GPUREDUCE_ARGMIN,
                                             GPUREDUCE_ARGMAX};
@@ -244,10 +302,10 @@ void bt_empty_inputs(void **state) {
         if (!tu_result_size(type, op, flags)) continue;
         for (int with_ptr = 0; with_ptr < 2; ++with_ptr) {
           const void *x = with_ptr ? dummy : NULL;
-          uint64_t got = 0;
+          bt_result got;
           const gpureduce_status_t s = battery_reduce(x, 0, type, op, flags, 0, 0, &got);
           const char *in = with_ptr ? "a valid input pointer" : "a NULL input";
-          if (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) {
+          if (bt_empty_is_error(op)) {
             /* battery_reduce checked the output is untouched */
             check_status(GPUREDUCE_ERROR_EMPTY_INPUT, s, "%s %s of n=0 with %s", t->name,
                          tu_op_names[op], in);
@@ -258,10 +316,12 @@ void bt_empty_inputs(void **state) {
           uint64_t wanted;
           if (op == GPUREDUCE_MIN) wanted = tu_type_max(type); /* +inf or the largest */
           else if (op == GPUREDUCE_MAX) wanted = tu_type_lowest(type); /* -inf or the lowest */
+          else if (op == GPUREDUCE_NRM2) wanted = rp(type, op, flags, 0.0); /* +0 */
           else if (!t->is_float) wanted = op == GPUREDUCE_PROD ? 1 : 0;
           else wanted = rp(type, op, flags, op == GPUREDUCE_PROD ? 1.0 : 0.0); /* +0, 1 */
-          check_bits(wanted, got, "%s %s flags %u of n=0 with %s is the documented empty result",
-                     t->name, tu_op_names[op], flags, in);
+          check_bits(wanted, got.w[0],
+                     "%s %s flags %u of n=0 with %s is the documented empty result", t->name,
+                     tu_op_names[op], flags, in);
         }
       }
     }
@@ -305,6 +365,9 @@ void bt_float_sums_random(void **state) {
   static const struct tc_data data[] = {
       {G_WIDE, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_OP(GPUREDUCE_SUM_SQUARES),
        "random values, mixed signs, exponents over +-24 binades"},
+      {G_WIDE, TC_OP(GPUREDUCE_NRM2) | TC_OP(GPUREDUCE_MEAN_VAR),
+       "random values, mixed signs, exponents over +-24 binades"},
+      {G_MODERATE, TC_OP(GPUREDUCE_MEAN_VAR), "moderate values"},
   };
   const struct tc_plan plan = {.stream = "sums",
                                .kinds = tc_sum_kinds,
@@ -339,10 +402,10 @@ static void expect_nan_everywhere(const void *x, size_t n, gpureduce_type_t type
     for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
       const size_t rs = tu_result_size(type, op, flags);
       if (!rs) continue;
-      const uint64_t wanted = (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX)
-                                  ? (uint64_t)nan_index
-                                  : tu_canonical_nan((unsigned)rs);
-      expect(x, n, type, op, flags, wanted,
+      const bt_result wanted = (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX)
+                                   ? bt_word((uint64_t)nan_index)
+                                   : bt_result_of(type, op, flags, NAN, NAN);
+      expect_result(x, n, type, op, flags, wanted,
              "%s: %s", how,
              (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX)
                  ? "the index of the first NaN"
@@ -753,7 +816,7 @@ void bt_offsets_and_poison(void **state) {
   struct tc_walk walk;
   struct tc_case c;
   struct ref_answer w;
-  uint64_t at0 = 0;
+  bt_result at0 = {{0, 0}};
   tc_begin(&walk, &plan);
   while (tu_next_case(&walk, &c)) {
     const uint64_t poison = bt_poison(c.type, c.op);
@@ -763,7 +826,7 @@ void bt_offsets_and_poison(void **state) {
              " around",
              type_name(c.type), op_name(c.op), c.flags ? " accumulate-f64" : "", c.n,
              c.data->what, c.offset, poison);
-    uint64_t got = 0;
+    bt_result got;
     const gpureduce_status_t s =
         battery_reduce(c.x, c.n, c.type, c.op, c.flags, c.offset, poison, &got);
     check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
@@ -772,7 +835,7 @@ void bt_offsets_and_poison(void **state) {
       check_want(&w, got, what);
       at0 = got;
     } else {
-      check_bits(at0, got, "%s: the same bits as at offset 0", what);
+      check_result(at0, got, w.result_bytes, "%s: the same bits as at offset 0", what);
     }
   }
 }
@@ -804,6 +867,8 @@ void bt_order_tiles(void **state) {
       {G_WIDE, TC_OP(GPUREDUCE_SUM) | TC_OP(GPUREDUCE_SUM_ABS) | TC_OP(GPUREDUCE_SUM_SQUARES),
        "wide random values, the order of doc/ORDER.md"},
       {G_NEAR1, TC_OP(GPUREDUCE_PROD), "near 1, the order of doc/ORDER.md"},
+      {G_WIDE, TC_OP(GPUREDUCE_NRM2) | TC_OP(GPUREDUCE_MEAN_VAR),
+       "wide random values, the order of doc/ORDER.md"},
   };
   const struct tc_plan plan = {.stream = "order tiles",
                                .kinds = tc_sum_kinds,
@@ -812,6 +877,243 @@ void bt_order_tiles(void **state) {
                                .data = data,
                                .ndata = COUNT(data)};
   check_cases(&plan);
+}
+
+/* ---- tests: NRM2 and MEAN_VAR ---------------------------------------------------- */
+
+/* n elements of a floating type from the doubles v: rounded to nearest
+ * for F32, exact in the type for the others. */
+static void *fill_doubles(gpureduce_type_t type, const double *v, size_t n) {
+  void *x = tu_alloc((n ? n : 1) * TU_TYPE(type)->size);
+  for (size_t i = 0; i < n; ++i)
+    tu_store(x, i, TU_TYPE(type)->size,
+             type == GPUREDUCE_F32 ? tu_f32_bits((float)v[i]) : tu_pattern(type, v[i]));
+  return x;
+}
+
+/* Norms whose sum of squares overflows or underflows the accumulator,
+ * from subnormals to near the largest value: check_one compares with the
+ * order's bits and with the long double norm within gpureduce.h's bound
+ * (an overflow or an underflow to zero would be far outside it), and
+ * each is also written out by hand. */
+void bt_nrm2_scaling(void **state) {
+  (void)state;
+  static const struct {
+    gpureduce_type_t type;
+    unsigned flags;
+    size_t n;
+    double v[6];
+    double norm; /* to 17 digits */
+    const char *what;
+  } cases[] = {
+      {GPUREDUCE_F64, 0, 4, {1e200, 1e200, 3e200, -1e200}, 3.4641016151377545e200,
+       "(1e200, 1e200, 3e200, -1e200): sqrt(12) 1e200, its squares overflow"},
+      {GPUREDUCE_F64, 0, 2, {3e-200, 4e-200}, 5e-200, "(3e-200, 4e-200): 5e-200, its squares underflow"},
+      {GPUREDUCE_F64, 0, 2, {1e308, 1e308}, 1.4142135623730951e308, "(1e308, 1e308)"},
+      {GPUREDUCE_F64, 0, 3, {0x1p-1074, 0x3p-1074, 0x4p-1074}, 5.0990195135927845 * 0x1p-1074,
+       "three subnormals 1, 3, 4 times 2^-1074: sqrt(26) 2^-1074"},
+      {GPUREDUCE_F64, 0, 3, {1e300, 1.0, 1e-300}, 1e300, "big, medium and small: 1e300"},
+      {GPUREDUCE_F64, 0, 4, {3e-300, 1e-310, 4e-300, 0}, 5.000000000000000999e-300,
+       "small values and a subnormal: 5e-300"},
+      {GPUREDUCE_F64, 0, 2, {1.0, 1e-300}, 1.0, "medium and small: 1"},
+      {GPUREDUCE_F32, 0, 4, {1e30, 1e30, 3e30, -1e30}, 3.4641016151377545e30,
+       "f32 (1e30, 1e30, 3e30, -1e30): squares overflow float"},
+      {GPUREDUCE_F32, 0, 2, {3e-30, 4e-30}, 5e-30, "f32 (3e-30, 4e-30): squares underflow float"},
+      {GPUREDUCE_F32, 0, 2, {2e38, 2e38}, 2.8284271247461902e38, "f32 (2e38, 2e38)"},
+      {GPUREDUCE_F32, GPUREDUCE_ACCUMULATE_F64, 2, {3e38, 3e38}, 4.2426406871192851e38,
+       "f32 (3e38, 3e38) in double: above FLT_MAX, fine in double"},
+      {GPUREDUCE_F32, 0, 3, {0x1p-149, 0x3p-149, 0x4p-149}, 5.0990195135927845 * 0x1p-149,
+       "three f32 subnormals 1, 3, 4 times 2^-149: sqrt(26) 2^-149"},
+      {GPUREDUCE_F32, 0, 3, {1e30, 1.0, 1e-30}, 1e30, "f32 big, medium and small"},
+      {GPUREDUCE_F16, 0, 2, {0x1p-24, 0x1p-24}, 1.4142135623730951 * 0x1p-24,
+       "two smallest f16 subnormals"},
+      {GPUREDUCE_BF16, 0, 2, {0x1p127, 0x1p127}, 1.4142135623730951 * 0x1p127,
+       "bf16 2^127 twice: the float accumulator's squares would overflow"},
+  };
+  for (size_t k = 0; k < COUNT(cases); ++k) {
+    const gpureduce_type_t type = cases[k].type;
+    void *x = fill_doubles(type, cases[k].v, cases[k].n);
+    check_one(x, cases[k].n, type, GPUREDUCE_NRM2, cases[k].flags, cases[k].what);
+    bt_result got;
+    check_status(GPUREDUCE_SUCCESS,
+                 battery_reduce(x, cases[k].n, type, GPUREDUCE_NRM2, cases[k].flags, 0, 0, &got),
+                 "nrm2 %s: status", cases[k].what);
+    const size_t rs = tu_result_size(type, GPUREDUCE_NRM2, cases[k].flags);
+    const double r = ref_result_value((unsigned)rs, got.w[0]);
+    /* a few ulps of the result, or of f32 elements rounded from decimals;
+     * a subnormal norm rounds to the subnormals' grid */
+    const double ulps = rs == 4 || type == GPUREDUCE_F32 ? 0x1p-21 : 0x1p-50;
+    check_near(cases[k].norm, r, fabs(cases[k].norm) * ulps + (rs == 4 ? 0x1p-149 : 0x1p-1074),
+               "nrm2 %s: within a few ulps of the norm written out", cases[k].what);
+    free(x);
+  }
+  /* the same cases spread over tiles and lanes: one case's values at
+   * random places among zeros */
+  const size_t n = 3 * tu_tile_elems(GPUREDUCE_F64) + 11;
+  tu_rng r;
+  tu_rng_init(&r, "nrm2 scaling spread");
+  double *v = tu_alloc(n * sizeof *v);
+  for (size_t k = 0; k < COUNT(cases); ++k) {
+    if (cases[k].type != GPUREDUCE_F64 && cases[k].type != GPUREDUCE_F32) continue;
+    memset(v, 0, n * sizeof *v);
+    for (size_t i = 0; i < cases[k].n; ++i) v[tu_below(&r, n)] += cases[k].v[i];
+    void *x = fill_doubles(cases[k].type, v, n);
+    check_one(x, n, cases[k].type, GPUREDUCE_NRM2, cases[k].flags, "spread over three tiles");
+    free(x);
+  }
+  free(v);
+}
+
+/* The relative error of a MEAN_VAR result's variance against the long
+ * double variance of the elements. */
+static double variance_error(const void *x, size_t n, gpureduce_type_t type, unsigned flags,
+                             long double *var) {
+  long double s = 0, d = 0;
+  for (size_t i = 0; i < n; ++i) s += tu_value(type, tu_load(x, i, TU_TYPE(type)->size));
+  const long double mean = s / n;
+  for (size_t i = 0; i < n; ++i) {
+    const long double e = tu_value(type, tu_load(x, i, TU_TYPE(type)->size)) - mean;
+    d += e * e;
+  }
+  *var = d / n;
+  bt_result got;
+  check_status(GPUREDUCE_SUCCESS,
+               battery_reduce(x, n, type, GPUREDUCE_MEAN_VAR, flags, 0, 0, &got),
+               "mean_var of %zu values: status", n);
+  const unsigned rs = (unsigned)tu_result_size(type, GPUREDUCE_MEAN_VAR, flags);
+  return (double)(fabsl(ref_mean_var_value(rs, got.w, 1) - *var) / *var);
+}
+
+/* gpureduce.h's accuracy cases: 10^6 values of 1e4 + U(-.5, .5) (f32
+ * relative error of the variance <= 1e-2, with ACCUMULATE_F64 <= 1e-9),
+ * huge offsets in f64, constant input (variance exactly 0, the mean the
+ * constant), each also against the order's bits and the stated bounds. */
+void bt_mean_var_accuracy(void **state) {
+  (void)state;
+  enum { N = 1000000 };
+  tu_rng r;
+  tu_rng_init(&r, "mean var accuracy");
+  float *x = tu_alloc(N * sizeof *x);
+  for (size_t i = 0; i < N; ++i) x[i] = (float)(1e4 + (tu_unit(&r) - 0.5));
+  long double var;
+  const double e32 = variance_error(x, N, GPUREDUCE_F32, 0, &var);
+  check_true(e32 <= 1e-2, "f32 mean_var of 10^6 values 1e4 + U(-.5, .5): relative error of the "
+             "variance %.3g (variance %.6Lg) <= 1e-2", e32, var);
+  check_true(var > 0.08 && var < 0.087, "the variance of U(-.5, .5) is about 1/12: %.6Lg", var);
+  const double e64 = variance_error(x, N, GPUREDUCE_F32, GPUREDUCE_ACCUMULATE_F64, &var);
+  check_true(e64 <= 1e-9, "f32 mean_var accumulated in double, 10^6 values 1e4 + U(-.5, .5): "
+             "relative error of the variance %.3g <= 1e-9", e64);
+  check_one(x, N, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0, "1e4 + U(-.5, .5)");
+  check_one(x, N, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, GPUREDUCE_ACCUMULATE_F64, "1e4 + U(-.5, .5)");
+  free(x);
+
+  /* huge offsets: f64 c + U(-.5, .5) for c up to 1e12 */
+  enum { M = 100000 };
+  double *y = tu_alloc(M * sizeof *y);
+  static const double offsets[] = {0, 1e6, 1e9, 1e12};
+  for (size_t k = 0; k < COUNT(offsets); ++k) {
+    for (size_t i = 0; i < M; ++i) y[i] = offsets[k] + (tu_unit(&r) - 0.5);
+    char what[96];
+    snprintf(what, sizeof what, "%g + U(-.5, .5)", offsets[k]);
+    check_one(y, M, GPUREDUCE_F64, GPUREDUCE_MEAN_VAR, 0, what);
+    const double e = variance_error(y, M, GPUREDUCE_F64, 0, &var);
+    check_true(e <= (offsets[k] >= 1e12 ? 1e-1 : 1e-3),
+               "f64 mean_var of %s: relative error of the variance %.3g", what, e);
+  }
+  free(y);
+
+  /* constant input: the mean is the constant and the variance exactly +0 */
+  const size_t te = tu_tile_elems(GPUREDUCE_F32);
+  const size_t sizes[] = {1, 2, 33, te + 1, 3 * te + 5};
+  float *c = tu_alloc(sizes[4] * sizeof *c);
+  static const float consts[] = {1e4f, -3.25f, 1e30f, 1e-40f};
+  for (size_t ci = 0; ci < COUNT(consts); ++ci)
+    for (size_t si = 0; si < COUNT(sizes); ++si) {
+      for (size_t i = 0; i < sizes[si]; ++i) c[i] = consts[ci];
+      for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags)
+        expect_result(c, sizes[si], GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, flags,
+                      bt_result_of(GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, flags, consts[ci], 0.0),
+                      "every element %g: mean %g, variance exactly 0", consts[ci], consts[ci]);
+    }
+  free(c);
+}
+
+/* NaN, signed zeros and infinities, written out from gpureduce.h, and
+ * integer inputs against values by hand. */
+void bt_moment_specials(void **state) {
+  (void)state;
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
+    const size_t te = tu_tile_elems(type), n = te + 9;
+    double *v = tu_alloc(n * sizeof *v);
+    for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
+      if (!tu_result_size(type, GPUREDUCE_NRM2, flags)) continue;
+#define MOMENTS(NRM, MEAN, VAR, ...)                                                          \
+  do {                                                                                        \
+    void *x_ = fill_doubles(type, v, n);                                                      \
+    expect_result(x_, n, type, GPUREDUCE_NRM2, flags,                                         \
+                  bt_result_of(type, GPUREDUCE_NRM2, flags, (NRM), 0), __VA_ARGS__);          \
+    expect_result(x_, n, type, GPUREDUCE_MEAN_VAR, flags,                                     \
+                  bt_result_of(type, GPUREDUCE_MEAN_VAR, flags, (MEAN), (VAR)), __VA_ARGS__); \
+    free(x_);                                                                                 \
+  } while (0)
+      for (size_t i = 0; i < n; ++i) v[i] = 2.0;
+      v[te + 3] = NAN;
+      MOMENTS(NAN, NAN, NAN, "a NaN among 2s: NaN (both values of mean_var)");
+      v[te + 3] = INFINITY;
+      MOMENTS(INFINITY, NAN, NAN, "+inf among 2s: norm +inf, mean and variance NaN");
+      v[te + 3] = -INFINITY;
+      MOMENTS(INFINITY, NAN, NAN, "-inf among 2s: norm +inf, mean and variance NaN");
+      v[0] = NAN;
+      MOMENTS(NAN, NAN, NAN, "a NaN and -inf: NaN");
+      for (size_t i = 0; i < n; ++i) v[i] = i % 2 ? 0.0 : -0.0;
+      MOMENTS(0.0, 0.0, 0.0, "-0 and +0: norm +0, mean +0, variance +0");
+      for (size_t i = 0; i < n; ++i) v[i] = 0.0;
+      v[5] = 3.0;
+      v[te + 1] = -4.0;
+      void *x34 = fill_doubles(type, v, n);
+      expect(x34, n, type, GPUREDUCE_NRM2, flags, rp(type, GPUREDUCE_NRM2, flags, 5.0),
+             "3 and -4 among zeros, in different tiles: norm 5");
+      free(x34);
+#undef MOMENTS
+      /* one element: the norm |x|, the mean x, the variance +0 */
+      const double ones[] = {-2.5, INFINITY, -INFINITY, -0.0};
+      for (size_t k = 0; k < COUNT(ones); ++k) {
+        void *x = fill_doubles(type, &ones[k], 1);
+        expect_result(x, 1, type, GPUREDUCE_NRM2, flags,
+                      bt_result_of(type, GPUREDUCE_NRM2, flags, fabs(ones[k]), 0),
+                      "the one element %g: norm %g", ones[k], fabs(ones[k]));
+        expect_result(x, 1, type, GPUREDUCE_MEAN_VAR, flags,
+                      bt_result_of(type, GPUREDUCE_MEAN_VAR, flags, ones[k], 0.0),
+                      "the one element %g: mean %g, variance +0", ones[k], ones[k]);
+        free(x);
+      }
+    }
+    free(v);
+  }
+  /* reduce.h's example: the f32 {1, 2, 3, 4} has the mean_var {2.5, 1.25} */
+  static const float f4[] = {1, 2, 3, 4};
+  expect_result(f4, 4, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0,
+                bt_result_of(GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0, 2.5, 1.25),
+                "f32 {1, 2, 3, 4}: mean 2.5, variance 1.25 (the example of reduce.h)");
+  /* integers: {3, -4} (norm 5, mean -0.5, variance 12.25), and the
+   * extremes of i64 and u64, rounded to double */
+  static const int32_t i32[] = {3, -4};
+  expect(i32, 2, GPUREDUCE_I32, GPUREDUCE_NRM2, 0, tu_f64_bits(5.0), "i32 {3, -4}: norm 5");
+  expect_result(i32, 2, GPUREDUCE_I32, GPUREDUCE_MEAN_VAR, 0,
+                bt_result_of(GPUREDUCE_I32, GPUREDUCE_MEAN_VAR, 0, -0.5, 12.25),
+                "i32 {3, -4}: mean -0.5, variance 12.25");
+  static const int64_t i64[] = {INT64_MIN, INT64_MIN};
+  expect(i64, 2, GPUREDUCE_I64, GPUREDUCE_NRM2, 0, tu_f64_bits(0x1p63 * 1.4142135623730951),
+         "i64 {INT64_MIN, INT64_MIN}: norm 2^63 sqrt(2), computed in double");
+  static const uint64_t u64[] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  expect_result(u64, 3, GPUREDUCE_U64, GPUREDUCE_MEAN_VAR, 0,
+                bt_result_of(GPUREDUCE_U64, GPUREDUCE_MEAN_VAR, 0, 0x1p64, 0.0),
+                "u64 UINT64_MAX three times: each rounds to 2^64 in double, variance 0");
+  static const uint8_t u8[] = {255, 0, 255, 0};
+  expect_result(u8, 4, GPUREDUCE_U8, GPUREDUCE_MEAN_VAR, 0,
+                bt_result_of(GPUREDUCE_U8, GPUREDUCE_MEAN_VAR, 0, 127.5, 127.5 * 127.5),
+                "u8 {255, 0, 255, 0}: mean 127.5, variance 127.5^2");
 }
 
 /* ---- tests: errors on this backend ----------------------------------------------- */
@@ -835,7 +1137,7 @@ void bt_errors_leave_output(void **state) {
   } cases[] = {
       {"NULL input with n = 100", NULL, 100, GPUREDUCE_F32, GPUREDUCE_SUM, 0,
        GPUREDUCE_ERROR_INVALID_ARGUMENT},
-      {"unknown op 8", in_mem, 100, GPUREDUCE_F32, (gpureduce_op_t)8, 0,
+      {"unknown op 10", in_mem, 100, GPUREDUCE_F32, (gpureduce_op_t)10, 0,
        GPUREDUCE_ERROR_UNSUPPORTED},
       {"unknown type 10", in_mem, 100, (gpureduce_type_t)10, GPUREDUCE_SUM, 0,
        GPUREDUCE_ERROR_UNSUPPORTED},
@@ -845,6 +1147,24 @@ void bt_errors_leave_output(void **state) {
        GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_ERROR_UNSUPPORTED},
       {"argmax of n = 0", in_mem, 0, GPUREDUCE_F32, GPUREDUCE_ARGMAX, 0,
        GPUREDUCE_ERROR_EMPTY_INPUT},
+      {"mean_var of n = 0", in_mem, 0, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 0,
+       GPUREDUCE_ERROR_EMPTY_INPUT},
+      {"mean_var of n = 0 with a NULL input", NULL, 0, GPUREDUCE_F64, GPUREDUCE_MEAN_VAR, 0,
+       GPUREDUCE_ERROR_EMPTY_INPUT},
+      {"NULL input with n = 100 for nrm2", NULL, 100, GPUREDUCE_F32, GPUREDUCE_NRM2, 0,
+       GPUREDUCE_ERROR_INVALID_ARGUMENT},
+      {"accumulate-f64 on f64 nrm2", in_mem, 100, GPUREDUCE_F64, GPUREDUCE_NRM2,
+       GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_ERROR_UNSUPPORTED},
+      {"accumulate-f64 on f16 mean_var", in_mem, 100, GPUREDUCE_F16, GPUREDUCE_MEAN_VAR,
+       GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_ERROR_UNSUPPORTED},
+      {"accumulate-f64 on i32 nrm2", in_mem, 100, GPUREDUCE_I32, GPUREDUCE_NRM2,
+       GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_ERROR_UNSUPPORTED},
+      {"unknown flag 0x4 on mean_var", in_mem, 100, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR, 4,
+       GPUREDUCE_ERROR_INVALID_ARGUMENT},
+      {"GPUREDUCE_WITH_VALUE on mean_var", in_mem, 100, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR,
+       GPUREDUCE_WITH_VALUE, GPUREDUCE_ERROR_UNSUPPORTED},
+      {"f32 nrm2 input at an odd address", in_mem + 1, 10, GPUREDUCE_F32, GPUREDUCE_NRM2, 0,
+       GPUREDUCE_ERROR_INVALID_ARGUMENT},
       {"f32 input at an odd address", in_mem + 1, 10, GPUREDUCE_F32, GPUREDUCE_SUM, 0,
        GPUREDUCE_ERROR_INVALID_ARGUMENT},
       {"f64 input 4 bytes past an aligned address", in_mem + 4, 10, GPUREDUCE_F64,
@@ -872,6 +1192,16 @@ void bt_errors_leave_output(void **state) {
   check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT, s,
                "argmin's 8-byte result at a 4-byte aligned address");
   check_bytes(ob, OUT_FILL, sizeof ob, "misaligned output: the output buffer is untouched");
+  /* a 16-byte mean_var result at an 8-byte aligned address */
+  memset(ob, OUT_FILL, sizeof ob);
+  B->put(out_mem, ob, sizeof ob);
+  s = gpureduce_reduce(in_mem, out_mem + 8, 100, GPUREDUCE_F32, GPUREDUCE_MEAN_VAR,
+                       GPUREDUCE_ACCUMULATE_F64, H);
+  B->get(ob, out_mem, sizeof ob);
+  check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT, s,
+               "f32 mean_var accumulated in double: its 16-byte result at an 8-byte aligned "
+               "address");
+  check_bytes(ob, OUT_FILL, sizeof ob, "misaligned mean_var output: the buffer is untouched");
   /* the handle still works */
   B->put(in_mem, v, sizeof v);
   s = gpureduce_reduce(in_mem, out_mem, 100, GPUREDUCE_F32, GPUREDUCE_SUM, 0, H);
@@ -952,12 +1282,24 @@ uint64_t bt_special_element(gpureduce_type_t type, size_t k, size_t n, size_t i,
 }
 
 int bt_special_answer(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, size_t k,
-                      size_t n, uint64_t *wanted, const char **why) {
+                      size_t n, bt_result *result, const char **why) {
   const int fl = TU_TYPE(type)->is_float;
   const int pat = bt_special_pattern(type, k, n);
   if (!pat) return 0;
   const size_t p = special_p(k, n), q = special_q(k, n);
   const int is_arg = bt_is_arg(op);
+  if (tu_is_moment(op)) { /* gpureduce.h: NaN in, NaN out; +-inf give +inf, or NaN with others */
+    if (pat == 1 || pat == 2) *why = "a NaN: NaN (MEAN_VAR: both values)";
+    else if (pat == 3 || pat == 4) *why = "signed zeros only: norm +0, mean and variance +0";
+    else if (pat == 5 || pat == 6) *why = "an infinity: norm +inf, mean and variance NaN";
+    else return 0;
+    const double zero_or_inf = pat >= 5 ? INFINITY : 0.0;
+    *result = op == GPUREDUCE_NRM2 ? bt_result_of(type, op, flags, pat <= 2 ? NAN : zero_or_inf, 0)
+              : pat == 3 || pat == 4 ? bt_result_of(type, op, flags, 0.0, 0.0)
+                                     : bt_result_of(type, op, flags, NAN, NAN);
+    return 1;
+  }
+  uint64_t w = 0, *wanted = &w;
   if (pat == 1 || pat == 2) {
     *why = "a NaN: NaN, or the first NaN's index";
     *wanted = is_arg ? p : bt_result_pattern(type, op, flags, NAN);
@@ -991,5 +1333,6 @@ int bt_special_answer(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, 
   } else {
     return 0;
   }
+  *result = bt_word(w);
   return 1;
 }

@@ -43,6 +43,22 @@ int battery_teardown(void **state);
 /* The battery's handle (valid between setup and teardown). */
 gpureduce_handle_t battery_handle(void);
 
+/* A result of up to 16 bytes (a MEAN_VAR of a double accumulator is the
+ * largest) as two little-endian words: w[0] its bytes 0 .. 7 (zero-
+ * extended), w[1] its bytes 8 .. 15 (0 for a shorter result). */
+typedef struct bt_result {
+  uint64_t w[2];
+} bt_result;
+/* Result `index` of results of rs bytes each at buf (host memory). */
+bt_result bt_result_at(const void *buf, size_t index, size_t rs);
+/* A result of one word (rs <= 8). */
+bt_result bt_word(uint64_t w0);
+/* check_result(wanted, seen, rs, "what", ...): the same rs bytes. */
+void bt_check_result_at(const char *file, int line, bt_result wanted, bt_result seen, size_t rs,
+                        const char *fmt, ...) TU_PRINTF(6, 7);
+#define check_result(w, s, rs, ...) \
+  bt_check_result_at(__FILE__, __LINE__, (w), (s), (rs), __VA_ARGS__)
+
 /*
  * Reduce the n elements at host address x on the backend: the data is
  * copied `offset` elements past a 256-byte aligned address, every other
@@ -54,13 +70,13 @@ gpureduce_handle_t battery_handle(void);
  */
 gpureduce_status_t battery_reduce(const void *x, size_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags, size_t offset,
-                                  uint64_t poison, uint64_t *out);
+                                  uint64_t poison, bt_result *out);
 
 /* Compare a result with the battery's references (exact, or the order of
  * doc/ORDER.md bit for bit and the stated error bound); `what` describes
  * the case. */
 void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
-                        unsigned flags, uint64_t got, const char *what);
+                        unsigned flags, bt_result got, const char *what);
 
 /* An element pattern that would change the answer of op if read (data
  * from G_INNER, or G_FACTORS for PROD, leaves room for it): -inf or the
@@ -72,6 +88,13 @@ uint64_t bt_poison(gpureduce_type_t type, gpureduce_op_t op);
  * element type for MIN/MAX, float or double for the sum-like operations;
  * NaN gives the canonical NaN.  v must be exact in that type. */
 uint64_t bt_result_pattern(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v);
+/* The same for any op's result, MEAN_VAR's {v, v2} included (v2 is
+ * ignored for the others). */
+bt_result bt_result_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v,
+                       double v2);
+/* ARGMIN, ARGMAX and MEAN_VAR: n == 0 is GPUREDUCE_ERROR_EMPTY_INPUT in
+ * gpureduce_reduce() and gpureduce_reduce_batched(). */
+int bt_empty_is_error(gpureduce_op_t op);
 
 /* A buffer that grows, in host memory (tu_alloc) or in the backend's
  * (battery_use()), for the batteries that reuse their buffers from call
@@ -104,7 +127,7 @@ int bt_is_arg(gpureduce_op_t op);
 int bt_special_pattern(gpureduce_type_t type, size_t k, size_t n);
 uint64_t bt_special_element(gpureduce_type_t type, size_t k, size_t n, size_t i, tu_rng *rng);
 int bt_special_answer(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, size_t k,
-                      size_t n, uint64_t *wanted, const char **why);
+                      size_t n, bt_result *wanted, const char **why);
 
 /* The tests; BATTERY_TESTS lists them for a CMUnitTest array. */
 void bt_empty_inputs(void **state);
@@ -122,6 +145,9 @@ void bt_offsets_and_poison(void **state);
 void bt_order_example(void **state);
 void bt_order_tiles(void **state);
 void bt_errors_leave_output(void **state);
+void bt_nrm2_scaling(void **state);
+void bt_mean_var_accuracy(void **state);
+void bt_moment_specials(void **state);
 
 #define BATTERY_TESTS                                                             \
   cmocka_unit_test(bt_empty_inputs), cmocka_unit_test(bt_integers_random),        \
@@ -132,6 +158,8 @@ void bt_errors_leave_output(void **state);
       cmocka_unit_test(bt_signed_zeros), cmocka_unit_test(bt_infinities),         \
       cmocka_unit_test(bt_ties), cmocka_unit_test(bt_half_subnormals),            \
       cmocka_unit_test(bt_offsets_and_poison), cmocka_unit_test(bt_order_example), \
-      cmocka_unit_test(bt_order_tiles), cmocka_unit_test(bt_errors_leave_output)
+      cmocka_unit_test(bt_order_tiles), cmocka_unit_test(bt_errors_leave_output),   \
+      cmocka_unit_test(bt_nrm2_scaling), cmocka_unit_test(bt_mean_var_accuracy),   \
+      cmocka_unit_test(bt_moment_specials)
 
 #endif /* GPUREDUCE_BATTERY_H */

@@ -18,7 +18,8 @@ const tu_type tu_types[GPUREDUCE_TYPE_COUNT] = {
 };
 
 const char *const tu_op_names[GPUREDUCE_OP_COUNT] = {
-    "sum", "prod", "min", "max", "argmin", "argmax", "sum_abs", "sum_squares"};
+    "sum",    "prod",    "min",         "max",  "argmin",
+    "argmax", "sum_abs", "sum_squares", "nrm2", "mean_var"};
 
 unsigned tu_chunk_elems(gpureduce_type_t type) { return 16u / TU_TYPE(type)->size; }
 
@@ -38,11 +39,15 @@ size_t tu_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) 
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return 0;
   if (flags != 0 && flags != GPUREDUCE_ACCUMULATE_F64 && flags != GPUREDUCE_WITH_VALUE) return 0;
   const tu_type *t = TU_TYPE(type);
-  if (flags == GPUREDUCE_ACCUMULATE_F64) /* f32 sum-like only, result double */
-    return (type == GPUREDUCE_F32 && tu_is_sum_like(op)) ? 8 : 0;
+  if (flags == GPUREDUCE_ACCUMULATE_F64) /* f32 sum-likes, nrm2, mean_var: double */
+    return type != GPUREDUCE_F32 ? 0
+           : tu_is_sum_like(op) || op == GPUREDUCE_NRM2 ? 8
+           : op == GPUREDUCE_MEAN_VAR ? 16 : 0;
   if (flags == GPUREDUCE_WITH_VALUE) /* the index and the element, 16 bytes */
     return (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) ? 16 : 0;
   switch (op) {
+    case GPUREDUCE_NRM2: return tu_moment_is_double(type, flags) ? 8 : 4;
+    case GPUREDUCE_MEAN_VAR: return tu_moment_is_double(type, flags) ? 16 : 8; /* two values */
     case GPUREDUCE_ARGMIN:
     case GPUREDUCE_ARGMAX: return 8; /* uint64_t index */
     case GPUREDUCE_MIN:
@@ -51,6 +56,12 @@ size_t tu_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) 
       if (!t->is_float) return 8;                /* int64_t / uint64_t */
       return type == GPUREDUCE_F64 ? 8 : 4;      /* double / float */
   }
+}
+
+int tu_is_moment(gpureduce_op_t op) { return op == GPUREDUCE_NRM2 || op == GPUREDUCE_MEAN_VAR; }
+
+int tu_moment_is_double(gpureduce_type_t type, unsigned flags) {
+  return !TU_TYPE(type)->is_float || tu_acc_is_double(type, flags);
 }
 
 int tu_acc_is_double(gpureduce_type_t type, unsigned flags) {

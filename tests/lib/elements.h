@@ -50,6 +50,11 @@ int tu_is_sum_like(gpureduce_op_t op);
 /* Accumulator of a floating sum-like operation is double (f64, or f32
  * with GPUREDUCE_ACCUMULATE_F64). */
 int tu_acc_is_double(gpureduce_type_t type, unsigned flags);
+/* NRM2 or MEAN_VAR (their accumulators are float or double for every
+ * type); is that accumulator double (f64, f32 with
+ * GPUREDUCE_ACCUMULATE_F64, and every integer type)? */
+int tu_is_moment(gpureduce_op_t op);
+int tu_moment_is_double(gpureduce_type_t type, unsigned flags);
 
 /* Raw element access: `size`-byte little-endian bit patterns. */
 uint64_t tu_load(const void *buf, size_t i, unsigned size);

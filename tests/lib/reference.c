@@ -106,6 +106,196 @@ void ref_lift_d(gpureduce_type_t type, gpureduce_op_t op, const void *x, size_t 
   }
 }
 
+/* ---- NRM2 and MEAN_VAR, from gpureduce.h ------------------------------------ */
+
+__attribute__((noinline)) static float sub_f(float a, float b) { return a - b; }
+__attribute__((noinline)) static double sub_d(double a, double b) { return a - b; }
+__attribute__((noinline)) static float div_f(float a, float b) { return a / b; }
+__attribute__((noinline)) static double div_d(double a, double b) { return a / b; }
+
+/*
+ * The accumulators of gpureduce.h: NRM2's three sums of scaled squares
+ * (x = small, y = medium, z = big) and MEAN_VAR's {mean (x), M2 (y),
+ * count}.  Blue's constants, as gpureduce.h gives them: float 2^-63,
+ * 2^52, 2^75, 2^-76; double 2^-511, 2^486, 2^537, 2^-538.
+ */
+#define REF_MOMENTS(SUF, A, SQRT, NANV, TSML, TBIG, SSML, SBIG)                            \
+  typedef struct { A x, y, z; uint64_t n; } macc_##SUF;                                  \
+  static macc_##SUF mlift_##SUF(int mv, A v) {                                           \
+    macc_##SUF r = {0, 0, 0, 1};                                                         \
+    if (mv) {                                                                            \
+      r.x = v;                                                                           \
+      return r;                                                                          \
+    }                                                                                    \
+    const A a = v < 0 ? -v : v; /* |NaN| stays NaN: it is medium */                      \
+    if (a > (TBIG)) r.z = mul_##SUF(mul_##SUF(a, (SBIG)), mul_##SUF(a, (SBIG)));         \
+    else if (a < (TSML)) r.x = mul_##SUF(mul_##SUF(a, (SSML)), mul_##SUF(a, (SSML)));    \
+    else r.y = mul_##SUF(a, a);                                                          \
+    return r;                                                                            \
+  }                                                                                      \
+  static macc_##SUF mcomb_##SUF(int mv, macc_##SUF a, macc_##SUF b) {                    \
+    macc_##SUF r;                                                                        \
+    if (!mv) {                                                                           \
+      r.x = add_##SUF(a.x, b.x);                                                         \
+      r.y = add_##SUF(a.y, b.y);                                                         \
+      r.z = add_##SUF(a.z, b.z);                                                         \
+      r.n = a.n + b.n;                                                                   \
+      return r;                                                                          \
+    }                                                                                    \
+    if (b.n == 0) return a;                                                              \
+    if (a.n == 0) return b;                                                              \
+    r.n = a.n + b.n;                                                                     \
+    const A q = div_##SUF((A)b.n, (A)r.n), delta = sub_##SUF(b.x, a.x);                  \
+    r.x = add_##SUF(a.x, mul_##SUF(delta, q));                                           \
+    r.y = add_##SUF(add_##SUF(a.y, b.y),                                                 \
+                    mul_##SUF(mul_##SUF(delta, delta), mul_##SUF((A)a.n, q)));           \
+    r.z = 0;                                                                             \
+    return r;                                                                            \
+  }                                                                                      \
+  /* Rules 3 and 4 over one tile of `count` converted elements. */                       \
+  static macc_##SUF mtile_##SUF(int mv, const A *x, size_t count, unsigned v) {          \
+    macc_##SUF lane[ORDER_LANES];                                                        \
+    const macc_##SUF id = {0, 0, 0, 0};                                                  \
+    for (unsigned l = 0; l < ORDER_LANES; ++l) {                                         \
+      lane[l] = id;                                                                      \
+      for (unsigned c = l; c < ORDER_TILE_CHUNKS; c += ORDER_LANES)                      \
+        for (unsigned j = 0; j < v; ++j) {                                               \
+          const size_t i = (size_t)c * v + j;                                            \
+          if (i < count) lane[l] = mcomb_##SUF(mv, lane[l], mlift_##SUF(mv, x[i]));      \
+        }                                                                                \
+    }                                                                                    \
+    for (unsigned s = ORDER_LANES / 2; s >= 1; s /= 2)                                   \
+      for (unsigned l = 0; l < s; ++l) lane[l] = mcomb_##SUF(mv, lane[l], lane[l + s]);  \
+    return lane[0];                                                                      \
+  }                                                                                      \
+  /* Rule 5 over tiles t0 .. t0+count-1 of the n converted elements x. */                \
+  static macc_##SUF mtree_##SUF(int mv, const A *x, size_t n, unsigned v, size_t t0,     \
+                                size_t count) {                                          \
+    const size_t te = (size_t)ORDER_TILE_CHUNKS * v;                                     \
+    if (count == 1) {                                                                    \
+      const size_t left = n - t0 * te;                                                   \
+      return mtile_##SUF(mv, x + t0 * te, left < te ? left : te, v);                     \
+    }                                                                                    \
+    size_t p = 1;                                                                        \
+    while (p * 2 < count) p *= 2;                                                        \
+    return mcomb_##SUF(mv, mtree_##SUF(mv, x, n, v, t0, p),                              \
+                       mtree_##SUF(mv, x, n, v, t0 + p, count - p));                     \
+  }                                                                                      \
+  static A canon_##SUF(A r) { return r != r ? (NANV) : r; } /* the canonical NaN */      \
+  /* The result's two values (NRM2: the norm, and 0). */                                 \
+  static void mresult_##SUF(int mv, const A *x, size_t n, unsigned v, A out[2]) {        \
+    if (n == 0) { /* only segments: {NaN, NaN}; NRM2 +0 */                               \
+      out[0] = out[1] = mv ? (NANV) : 0;                                                 \
+      return;                                                                            \
+    }                                                                                    \
+    const macc_##SUF a = mtree_##SUF(mv, x, n, v, 0, n / ((size_t)ORDER_TILE_CHUNKS * v) + \
+                                     (n % ((size_t)ORDER_TILE_CHUNKS * v) != 0));        \
+    if (mv) {                                                                            \
+      out[0] = canon_##SUF(a.x);                                                         \
+      out[1] = a.x != a.x ? (NANV) : canon_##SUF(div_##SUF(a.y, (A)a.n));                \
+      return;                                                                            \
+    }                                                                                    \
+    A r;                                                                                 \
+    const int med = a.y > 0 || a.y != a.y;                                               \
+    if (a.z > 0) {                                                                       \
+      A s = a.z;                                                                         \
+      if (med) s = add_##SUF(s, mul_##SUF(mul_##SUF(a.y, (SBIG)), (SBIG)));              \
+      r = mul_##SUF(SQRT(s), 1 / (SBIG));                                                \
+    } else if (a.x > 0 && med) {                                                         \
+      const A ym = SQRT(a.y), ys = mul_##SUF(SQRT(a.x), 1 / (SSML));                     \
+      const A lo = ys > ym ? ym : ys, hi = ys > ym ? ys : ym, q = div_##SUF(lo, hi);     \
+      r = SQRT(mul_##SUF(mul_##SUF(hi, hi), add_##SUF(1, mul_##SUF(q, q))));             \
+    } else if (a.x > 0) {                                                                \
+      r = mul_##SUF(SQRT(a.x), 1 / (SSML));                                              \
+    } else {                                                                             \
+      r = SQRT(a.y);                                                                     \
+    }                                                                                    \
+    out[0] = canon_##SUF(r);                                                             \
+    out[1] = 0;                                                                          \
+  }
+REF_MOMENTS(f, float, sqrtf, tu_f32_of(0x7fffffffu), 0x1p-63f, 0x1p52f, 0x1p75f, 0x1p-76f)
+REF_MOMENTS(d, double, sqrt, tu_f64_of(UINT64_C(0x7fffffffffffffff)), 0x1p-511, 0x1p486, 0x1p537, 0x1p-538)
+
+/* Element i as a double: exact for floats, rounded to nearest for 64-bit
+ * integers, as gpureduce.h converts them. */
+static double moment_element(gpureduce_type_t type, const void *x, size_t i) {
+  const tu_type *t = TU_TYPE(type);
+  const uint64_t b = tu_load(x, i, t->size);
+  if (t->is_float) return tu_value(type, b);
+  const uint64_t w = tu_int_widen(type, b);
+  return t->is_signed ? (double)(int64_t)w : (double)w;
+}
+
+double ref_mean_var_value(unsigned result_bytes, const uint64_t got[2], int k) {
+  if (result_bytes == 8) return (double)tu_f32_of((uint32_t)(got[0] >> (k ? 32 : 0)));
+  return tu_f64_of(got[k]);
+}
+
+/*
+ * NRM2 and MEAN_VAR: the bits by the order, and the bounds of gpureduce.h.
+ * d = 8V + 10 + ceil(log2 T) (the additions an element's term passes
+ * through, as for the sums, and its square or update), u = 2^-24 or 2^-53:
+ *   NRM2      |r - |x|| <= (d/2 + 8) u |x| + 4 * the smallest subnormal
+ *   mean      |m - mean| <= 8 (d + 1) u max|x|
+ *   variance  |v - var| <= 4 (d + 3) u var + 16 (d + 2) u sigma max|x|
+ * (|x| the norm of the converted elements, sigma = sqrt(var)), plus the
+ * long double reference's own n 2^-63 relative.
+ */
+static int moment_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+                         unsigned flags, struct ref_answer *out) {
+  const int mv = op == GPUREDUCE_MEAN_VAR;
+  const unsigned v = tu_chunk_elems(type);
+  const int dbl = tu_moment_is_double(type, flags);
+  double *e = malloc((n ? n : 1) * sizeof *e);
+  if (!e) return -2;
+  for (size_t i = 0; i < n; ++i) e[i] = moment_element(type, x, i);
+  if (dbl) {
+    double r[2];
+    mresult_d(mv, e, n, v, r);
+    out->bits = tu_f64_bits(r[0]);
+    out->bits2 = mv ? tu_f64_bits(r[1]) : 0;
+  } else {
+    float *f = malloc((n ? n : 1) * sizeof *f);
+    if (!f) {
+      free(e);
+      return -2;
+    }
+    for (size_t i = 0; i < n; ++i) f[i] = (float)e[i]; /* exact: f16, bf16, f32 */
+    float r[2];
+    mresult_f(mv, f, n, v, r);
+    free(f);
+    out->bits = tu_f32_bits(r[0]);
+    if (mv) out->bits |= (uint64_t)tu_f32_bits(r[1]) << 32;
+  }
+  long double sq = 0, sum = 0, most = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const long double a = fabsl((long double)e[i]);
+    sq += a * a;
+    sum += e[i];
+    if (a > most) most = a;
+  }
+  const size_t tiles = tu_tiles(type, n);
+  const double d = 8.0 * v + 10 + tu_ceil_log2(tiles ? tiles : 1);
+  const double u = dbl ? 0x1p-53 : 0x1p-24, ref_err = (double)n * 0x1p-63;
+  if (!mv) {
+    out->exact = sqrtl(sq);
+    out->has_bound = n > 0 && isfinite(out->exact);
+    out->bound = (double)(((d / 2 + 8) * u + ref_err) * out->exact) + 4 * (dbl ? 0x1p-1074 : 0x1p-149);
+  } else if (n > 0) {
+    const long double mean = sum / n;
+    long double dev = 0;
+    for (size_t i = 0; i < n; ++i) dev += (e[i] - mean) * (e[i] - mean);
+    const long double var = dev / n;
+    out->exact = mean;
+    out->exact2 = var;
+    out->has_bound = out->has_bound2 = isfinite(mean) && isfinite(var) && isfinite(most);
+    out->bound = (double)((8 * (d + 1) * u + ref_err) * most);
+    out->bound2 = (double)((4 * (d + 3) * u + ref_err) * var + 16 * (d + 2) * u * sqrtl(var) * most);
+  }
+  free(e);
+  return 0;
+}
+
 /* ---- plain loops ------------------------------------------------------------ */
 
 /* The answer of an integer reduction, or of a floating MIN, MAX, ARGMIN or
@@ -209,6 +399,7 @@ int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op
   if ((op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) && n == 0) return -1;
   out->result_bytes = (unsigned)rs;
   const tu_type *t = TU_TYPE(type);
+  if (tu_is_moment(op)) return moment_answer(x, n, type, op, flags, out);
   if (!t->is_float || !tu_is_sum_like(op)) {
     out->bits = exact_answer(x, n, type, op);
     return 0;

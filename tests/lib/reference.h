@@ -12,6 +12,10 @@
  *   - Floating SUM, PROD, SUM_ABS, SUM_SQUARES: the bracketing of
  *     doc/ORDER.md bit for bit, and the sum or product in long double with
  *     an error bound the result must meet (stated in reference.c).
+ *   - NRM2 and MEAN_VAR of every type: the lift, combine and finish of
+ *     gpureduce.h in the bracketing of doc/ORDER.md bit for bit, and the
+ *     norm, mean and variance in long double with the bounds gpureduce.h
+ *     states.
  *
  * No cmocka and no CUDA: the tests and reduce-bench both link it.  Nothing
  * here prints or exits.
@@ -32,10 +36,17 @@
  * with a finite exact value, the stated error bound. */
 struct ref_answer {
   unsigned result_bytes; /* gpureduce_result_size(type, op, flags) */
-  uint64_t bits;         /* the result's bit pattern, zero-extended */
-  int has_bound;         /* floating sum-like with a finite exact value */
-  long double exact;     /* the exact value, in long double */
+  uint64_t bits;         /* the result's bit pattern (its first 8 bytes),
+                          * zero-extended */
+  uint64_t bits2;        /* bytes 8 .. 15 of a 16-byte result (MEAN_VAR of a
+                          * double accumulator), else 0 */
+  int has_bound;         /* floating sum-like, NRM2 or MEAN_VAR with a finite
+                          * exact value */
+  long double exact;     /* the exact value (MEAN_VAR: the mean), in long double */
   double bound;          /* |result - exact| <= bound */
+  int has_bound2;        /* MEAN_VAR: the variance has exact2 and bound2 */
+  long double exact2;    /* MEAN_VAR: the exact population variance */
+  double bound2;
 };
 /* 0 on success; -1 when (type, op, flags) has no result, or for ARGMIN/
  * ARGMAX of n == 0; -2 when scratch memory (n accumulators) cannot be
@@ -64,6 +75,10 @@ int ref_dot(const void *x, const void *y, size_t n, gpureduce_type_t type, unsig
 /* The value a result of `result_bytes` bytes holds (4: float, 8: double),
  * for comparing with ref_answer's exact value. */
 double ref_result_value(unsigned result_bytes, uint64_t bits);
+/* Value k (0: the mean, 1: the variance) of a MEAN_VAR result of
+ * `result_bytes` bytes (8: two floats, 16: two doubles) whose bytes are
+ * got[0] (bytes 0 .. 7) and got[1] (bytes 8 .. 15). */
+double ref_mean_var_value(unsigned result_bytes, const uint64_t got[2], int k);
 
 /* ---- doc/ORDER.md in pieces ---------------------------------------------- */
 

@@ -141,17 +141,18 @@ static const char *gen_name(enum tc_gen g) {
                         : "random values inside the type's range";
 }
 
-uint64_t sg_empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  if (bt_is_arg(op)) return GPUREDUCE_NO_INDEX;
-  if (op == GPUREDUCE_MIN) return tu_type_max(type);    /* +inf or the largest */
-  if (op == GPUREDUCE_MAX) return tu_type_lowest(type); /* -inf or the lowest */
-  if (!TU_TYPE(type)->is_float) return op == GPUREDUCE_PROD ? 1 : 0;
-  return bt_result_pattern(type, op, flags, op == GPUREDUCE_PROD ? 1.0 : 0.0); /* +0, 1 */
+bt_result sg_empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  if (bt_is_arg(op)) return bt_word(GPUREDUCE_NO_INDEX);
+  if (op == GPUREDUCE_MEAN_VAR) return bt_result_of(type, op, flags, NAN, NAN);
+  if (op == GPUREDUCE_MIN) return bt_word(tu_type_max(type));    /* +inf or the largest */
+  if (op == GPUREDUCE_MAX) return bt_word(tu_type_lowest(type)); /* -inf or the lowest */
+  if (op == GPUREDUCE_NRM2) return bt_result_of(type, op, flags, 0.0, 0); /* +0 */
+  if (!TU_TYPE(type)->is_float) return bt_word(op == GPUREDUCE_PROD ? 1 : 0);
+  return bt_result_of(type, op, flags, op == GPUREDUCE_PROD ? 1.0 : 0.0, 0); /* +0, 1 */
 }
 
-uint64_t sg_result(size_t s, gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  const size_t rs = tu_result_size(type, op, flags);
-  return tu_load((unsigned char *)got.p + CANARY, s, (unsigned)rs);
+bt_result sg_result(size_t s, gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  return bt_result_at((unsigned char *)got.p + CANARY, s, tu_result_size(type, op, flags));
 }
 
 /* Does text hold the decimal number v, not as part of a longer number? */
@@ -248,7 +249,7 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   for (size_t s = 0; s < S; ++s) {
     if (s % stride != 0 && s != longest) continue;
     const size_t n = (size_t)(off[s + 1] - off[s]);
-    if (n == 0 && bt_is_arg(op)) continue; /* EMPTY_INPUT: NO_INDEX below */
+    if (n == 0 && bt_empty_is_error(op)) continue; /* EMPTY_INPUT: the empty result below */
     const gpureduce_status_t s1 =
         gpureduce_reduce(d_cp + pos[s] * es, d_one + s * rs, n, type, op, flags,
                          battery_handle());
@@ -260,14 +261,14 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
   for (size_t s = 0; s < S; ++s) {
     if (s % stride != 0 && s != longest) continue;
     const size_t n = (size_t)(off[s + 1] - off[s]);
-    if (n == 0 && bt_is_arg(op))
-      check_bits(GPUREDUCE_NO_INDEX, tu_load(r, s, (unsigned)rs),
-                 "%s: empty segment %zu's index is GPUREDUCE_NO_INDEX", what, s);
+    if (n == 0 && bt_empty_is_error(op))
+      check_result(sg_empty_result(type, op, flags), bt_result_at(r, s, rs), rs,
+                   "%s: empty segment %zu has the empty-segment result", what, s);
     else
-      check_bits(tu_load(one, s, (unsigned)rs), tu_load(r, s, (unsigned)rs),
-                 "%s: result %zu (%zu elements from %zu) has the bits of gpureduce_reduce() "
-                 "on a copy of segment %zu",
-                 what, s, n, (size_t)off[s], s);
+      check_result(bt_result_at(one, s, rs), bt_result_at(r, s, rs), rs,
+                   "%s: result %zu (%zu elements from %zu) has the bits of gpureduce_reduce() "
+                   "on a copy of segment %zu",
+                   what, s, n, (size_t)off[s], s);
   }
 
   /* The host backend's segmented results on the image. */
@@ -279,9 +280,9 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
                  sh_st ? gpureduce_last_message(HH) : "");
     check_no_async_error(HH, "the host backend's call");
     for (size_t s = 0; s < S; ++s)
-      check_bits(tu_load(hr, s, (unsigned)rs), tu_load(r, s, (unsigned)rs),
-                 "%s: result %zu (%zu elements) has the bits of the host backend's", what, s,
-                 (size_t)(off[s + 1] - off[s]));
+      check_result(bt_result_at(hr, s, rs), bt_result_at(r, s, rs), rs,
+                   "%s: result %zu (%zu elements) has the bits of the host backend's", what, s,
+                   (size_t)(off[s + 1] - off[s]));
   }
 
   /* The reference: every segment of small calls, a sample of large ones
@@ -294,14 +295,14 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
     const size_t n = (size_t)(off[s + 1] - off[s]);
     if (n > REF_MAX) continue;
     if (n == 0) {
-      check_bits(sg_empty_result(type, op, flags), tu_load(r, s, (unsigned)rs),
-                 "%s: empty segment %zu has the documented empty result", what, s);
+      check_result(sg_empty_result(type, op, flags), bt_result_at(r, s, rs), rs,
+                   "%s: empty segment %zu has the documented empty result", what, s);
       continue;
     }
     char row[480];
     snprintf(row, sizeof row, "%s: result %zu (%zu elements) against the reference", what, s, n);
     bt_check_reference(img + (lead + (size_t)off[s]) * es, n, type, op, flags,
-                       tu_load(r, s, (unsigned)rs), row);
+                       bt_result_at(r, s, rs), row);
   }
 }
 
@@ -442,9 +443,10 @@ void sg_empty_segments(void **state) {
       sg_check_random(&sh, type, op, flags, 0, "empty");
       for (size_t s = 0; s < sh.segments; ++s)
         if (sh.offsets[s] == sh.offsets[s + 1])
-          check_bits(sg_empty_result(type, op, flags), sg_result(s, type, op, flags),
-                     "%s, %s: empty segment %zu has the documented empty result",
-                     bt_kind_name(type, op, flags), cases[c].name, s);
+          check_result(sg_empty_result(type, op, flags), sg_result(s, type, op, flags),
+                       tu_result_size(type, op, flags),
+                       "%s, %s: empty segment %zu has the documented empty result",
+                       bt_kind_name(type, op, flags), cases[c].name, s);
     }
     /* 3000 segments, three in four empty, the others 1 .. 3V */
     tu_rng r;
@@ -572,11 +574,11 @@ static void check_special(gpureduce_type_t type, gpureduce_op_t op, unsigned fla
                           const struct sg_shape *sh) {
   for (size_t s = 0; s < sh->segments; ++s) {
     const size_t n = (size_t)(sh->offsets[s + 1] - sh->offsets[s]);
-    uint64_t wanted;
+    bt_result wanted;
     const char *why;
     if (!bt_special_answer(type, op, flags, s, n, &wanted, &why))
       continue; /* the reference and the 1-D call checked it */
-    check_bits(wanted, sg_result(s, type, op, flags),
+    check_result(wanted, sg_result(s, type, op, flags), tu_result_size(type, op, flags),
                "%s, %s: segment %zu of %zu elements from %" PRIu64 " holds %s",
                bt_kind_name(type, op, flags), sh->name, s, n, sh->offsets[s], why);
   }
@@ -693,25 +695,25 @@ static void bad_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
   const unsigned char *rr = res + CANARY;
   for (size_t s = 0; s < S; ++s) {
     if (sg_invalid(off, S, s)) {
-      check_bits(sg_empty_result(type, op, flags), tu_load(rr, s, (unsigned)rs),
-                 "%s: invalid segment %zu (offsets %" PRIu64 ", %" PRIu64
-                 ") has the empty result",
-                 what, s, off[s], off[s + 1]);
+      check_result(sg_empty_result(type, op, flags), bt_result_at(rr, s, rs), rs,
+                   "%s: invalid segment %zu (offsets %" PRIu64 ", %" PRIu64
+                   ") has the empty result",
+                   what, s, off[s], off[s + 1]);
       continue;
     }
     if (B->device != GPUREDUCE_DEVICE_HOST) continue; /* unspecified on CUDA */
     const size_t n = (size_t)(off[s + 1] - off[s]);
-    uint64_t one = 0;
-    if (n == 0 && bt_is_arg(op)) {
-      one = GPUREDUCE_NO_INDEX;
-    } else {
-      const gpureduce_status_t s1 = gpureduce_reduce(img + (size_t)off[s] * es, &one, n, type,
-                                                     op, flags, battery_handle());
+    _Alignas(16) unsigned char one_bytes[16] = {0};
+    bt_result one = sg_empty_result(type, op, flags);
+    if (!(n == 0 && bt_empty_is_error(op))) {
+      const gpureduce_status_t s1 = gpureduce_reduce(img + (size_t)off[s] * es, one_bytes, n,
+                                                     type, op, flags, battery_handle());
       check_status(GPUREDUCE_SUCCESS, s1, "%s: the 1-D call on segment %zu", what, s);
+      one = bt_result_at(one_bytes, 0, rs);
     }
-    check_bits(one, tu_load(rr, s, (unsigned)rs),
-               "%s: valid segment %zu has the bits of gpureduce_reduce() (host backend)", what,
-               s);
+    check_result(one, bt_result_at(rr, s, rs), rs,
+                 "%s: valid segment %zu has the bits of gpureduce_reduce() (host backend)", what,
+                 s);
   }
 }
 

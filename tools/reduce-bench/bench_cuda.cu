@@ -30,6 +30,10 @@
 
 #include "bench_cuda.h"
 
+#ifdef HAVE_CUBLAS
+#include <cublas_v2.h>
+#endif
+
 /* ---- errors ------------------------------------------------------------ */
 
 static void bench_check(cudaError_t err, const char *what, const char *file, int line) {
@@ -425,7 +429,33 @@ struct bench_cub {
   size_t temp_bytes;
   void *out;   /* 16 bytes: the value */
   void *index; /* int64_t: argmin/argmax index */
+  void *blas;  /* the cublasHandle_t of cuBLAS's nrm2, or NULL for CUB */
 };
+
+/* The operations CUB computes: all but nrm2 and mean_var. */
+static int cub_has_op(gpureduce_op_t op) {
+  return op != GPUREDUCE_NRM2 && op != GPUREDUCE_MEAN_VAR;
+}
+
+/* A comparison of (type, op, flags) with its outputs: 16 bytes for the
+ * value, an int64_t for the index; `who` names them (CUB or cuBLAS). */
+static bench_cub *comparison_new(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                                 const char *who) {
+  bench_cub *c = static_cast<bench_cub *>(std::calloc(1, sizeof *c));
+  if (!c) {
+    std::fprintf(stderr, "reduce-bench: out of host memory\n");
+    std::exit(1);
+  }
+  char what[64];
+  c->type = type;
+  c->op = op;
+  c->flags = flags;
+  std::snprintf(what, sizeof what, "%s output", who);
+  c->out = bench_cuda_alloc(16, what);
+  std::snprintf(what, sizeof what, "%s index output", who);
+  c->index = bench_cuda_alloc(sizeof(int64_t), what);
+  return c;
+}
 
 #ifdef HAVE_CUB
 
@@ -501,6 +531,7 @@ cudaError_t cub_call(gpureduce_op_t op, void *temp, size_t &bytes, const void *i
       return cub::DeviceReduce::ArgMin(temp, bytes, in, val_out, idx_out, (int64_t)n, 0);
     case GPUREDUCE_ARGMAX:
       return cub::DeviceReduce::ArgMax(temp, bytes, in, val_out, idx_out, (int64_t)n, 0);
+    default: break; /* nrm2, mean_var: no CUB call (cub_has_op) */
   }
   return cudaErrorInvalidValue;
 }
@@ -542,24 +573,17 @@ const char *cub_call_name(gpureduce_type_t type, gpureduce_op_t op, unsigned fla
     case GPUREDUCE_MAX: return "cub::DeviceReduce::Max";
     case GPUREDUCE_ARGMIN: return "cub::DeviceReduce::ArgMin";
     case GPUREDUCE_ARGMAX: return "cub::DeviceReduce::ArgMax";
+    default: break;
   }
   return "cub";
 }
 
 } /* namespace */
 
-extern "C" struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_op_t op,
-                                              unsigned flags, const size_t *ns, size_t count) {
-  bench_cub *c = static_cast<bench_cub *>(std::calloc(1, sizeof *c));
-  if (!c) {
-    std::fprintf(stderr, "reduce-bench: out of host memory\n");
-    std::exit(1);
-  }
-  c->type = type;
-  c->op = op;
-  c->flags = flags;
-  c->out = bench_cuda_alloc(16, "CUB output");
-  c->index = bench_cuda_alloc(sizeof(int64_t), "CUB index output");
+struct bench_cub *cub_create(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                             const size_t *ns, size_t count) {
+  if (!cub_has_op(op)) return nullptr;
+  bench_cub *c = comparison_new(type, op, flags, "CUB");
   for (size_t k = 0; k < count; ++k) {
     size_t bytes = 0;
     CHECK(cub_dispatch(c, nullptr, bytes, nullptr, ns[k]), "CUB temporary storage size query");
@@ -569,14 +593,12 @@ extern "C" struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_o
   return c;
 }
 
-extern "C" const char *bench_cub_name(const struct bench_cub *c) {
-  return cub_call_name(c->type, c->op, c->flags);
-}
+const char *cub_name(const struct bench_cub *c) { return cub_call_name(c->type, c->op, c->flags); }
 
-extern "C" void bench_cub_run(struct bench_cub *c, const void *in, size_t n) {
+void cub_run(struct bench_cub *c, const void *in, size_t n) {
   size_t bytes = c->temp_bytes;
-  CHECK(cub_dispatch(c, c->temp, bytes, in, n), bench_cub_name(c));
-  CHECK_LAUNCH(bench_cub_name(c));
+  CHECK(cub_dispatch(c, c->temp, bytes, in, n), cub_name(c));
+  CHECK_LAUNCH(cub_name(c));
 }
 
 /* ---- CUB's segmented reductions (batched) -------------------------------- */
@@ -643,6 +665,7 @@ cudaError_t seg_call(gpureduce_op_t op, void *temp, size_t &bytes, InIt in, void
     case GPUREDUCE_MAX: return Seg::Max(temp, bytes, in, val_out, segments, begin, end, 0);
     case GPUREDUCE_ARGMIN: return Seg::ArgMin(temp, bytes, in, kv_out, segments, begin, end, 0);
     case GPUREDUCE_ARGMAX: return Seg::ArgMax(temp, bytes, in, kv_out, segments, begin, end, 0);
+    default: break;
   }
   return cudaErrorInvalidValue;
 }
@@ -745,6 +768,7 @@ const char *seg_call_name(gpureduce_type_t type, gpureduce_op_t op, unsigned fla
     case GPUREDUCE_MAX: return "cub::DeviceSegmentedReduce::Max";
     case GPUREDUCE_ARGMIN: return "cub::DeviceSegmentedReduce::ArgMin";
     case GPUREDUCE_ARGMAX: return "cub::DeviceSegmentedReduce::ArgMax";
+    default: break;
   }
   return "cub::DeviceSegmentedReduce";
 }
@@ -753,6 +777,7 @@ const char *seg_call_name(gpureduce_type_t type, gpureduce_op_t op, unsigned fla
 
 extern "C" struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpureduce_op_t op,
                                                       unsigned flags, size_t max_batch) {
+  if (!cub_has_op(op)) return nullptr;
   const size_t rs = gpureduce_result_size(type, op, flags);
   bench_cub_seg *c = static_cast<bench_cub_seg *>(std::calloc(1, sizeof *c));
   if (!c) {
@@ -918,20 +943,18 @@ extern "C" int bench_cub_built(void) { return 0; }
 
 extern "C" int bench_cub_version(void) { return 0; }
 
-extern "C" struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_op_t op,
-                                              unsigned flags, const size_t *ns, size_t count) {
+struct bench_cub *cub_create(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                             const size_t *ns, size_t count) {
   (void)type, (void)op, (void)flags, (void)ns, (void)count;
   return nullptr;
 }
 
-extern "C" const char *bench_cub_name(const struct bench_cub *c) {
+const char *cub_name(const struct bench_cub *c) {
   (void)c;
   return "cub (not built)";
 }
 
-extern "C" void bench_cub_run(struct bench_cub *c, const void *in, size_t n) {
-  (void)c, (void)in, (void)n;
-}
+void cub_run(struct bench_cub *c, const void *in, size_t n) { (void)c, (void)in, (void)n; }
 
 extern "C" struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpureduce_op_t op,
                                                       unsigned flags, size_t max_batch) {
@@ -991,6 +1014,75 @@ extern "C" void bench_cub_seg_results_offsets(struct bench_cub_seg *c,
 
 #endif /* HAVE_CUB */
 
+/* ---- cuBLAS's nrm2, in CUB's place ------------------------------------------ */
+
+/* cuBLAS times the f32 and f64 nrm2 (the issue's side-by-side comparison):
+ * cublasSnrm2_64 and cublasDnrm2_64, results in device memory (pointer mode
+ * device), so that a call only enqueues work, as gpureduce's does. */
+static int blas_nrm2(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+#ifdef HAVE_CUBLAS
+  return op == GPUREDUCE_NRM2 && flags == 0 && (type == GPUREDUCE_F32 || type == GPUREDUCE_F64);
+#else
+  (void)type, (void)op, (void)flags;
+  return 0;
+#endif
+}
+
+extern "C" int bench_cublas_built(void) {
+#ifdef HAVE_CUBLAS
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+extern "C" int bench_cub_supports(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  return blas_nrm2(type, op, flags) || (bench_cub_built() && cub_has_op(op));
+}
+
+extern "C" struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_op_t op,
+                                              unsigned flags, const size_t *ns, size_t count) {
+  if (!blas_nrm2(type, op, flags)) return cub_create(type, op, flags, ns, count);
+  bench_cub *c = comparison_new(type, op, flags, "cuBLAS");
+#ifdef HAVE_CUBLAS
+  cublasHandle_t h = nullptr;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS ||
+      cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE) != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "reduce-bench: cublasCreate failed\n");
+    std::exit(1);
+  }
+  c->blas = h;
+#endif
+  return c;
+}
+
+extern "C" const char *bench_cub_name(const struct bench_cub *c) {
+  if (!c->blas) return cub_name(c);
+  return c->type == GPUREDUCE_F32 ? "cublasSnrm2_64" : "cublasDnrm2_64";
+}
+
+extern "C" void bench_cub_run(struct bench_cub *c, const void *in, size_t n) {
+  if (!c->blas) {
+    cub_run(c, in, n);
+    return;
+  }
+#ifdef HAVE_CUBLAS
+  cublasHandle_t h = static_cast<cublasHandle_t>(c->blas);
+  const cublasStatus_t st =
+      c->type == GPUREDUCE_F32
+          ? cublasSnrm2_64(h, (int64_t)n, static_cast<const float *>(in), 1,
+                           static_cast<float *>(c->out))
+          : cublasDnrm2_64(h, (int64_t)n, static_cast<const double *>(in), 1,
+                           static_cast<double *>(c->out));
+  if (st != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "reduce-bench: %s failed (cuBLAS status %d)\n", bench_cub_name(c),
+                 (int)st);
+    std::exit(1);
+  }
+  CHECK_LAUNCH(bench_cub_name(c));
+#endif
+}
+
 extern "C" void bench_cub_run_once(struct bench_cub *c, const void *in, size_t n, void *dst,
                                    size_t bytes) {
   if (!c) return;
@@ -1008,6 +1100,9 @@ extern "C" void bench_cub_run_once(struct bench_cub *c, const void *in, size_t n
 
 extern "C" void bench_cub_destroy(struct bench_cub *c) {
   if (!c) return;
+#ifdef HAVE_CUBLAS
+  if (c->blas) cublasDestroy(static_cast<cublasHandle_t>(c->blas));
+#endif
   bench_cuda_free(c->temp);
   bench_cuda_free(c->out);
   bench_cuda_free(c->index);

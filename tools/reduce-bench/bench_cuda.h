@@ -110,7 +110,14 @@ int bench_cub_version(void);
 struct bench_cub;
 struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
                                    const size_t *ns, size_t count);
-/* The CUB call, e.g. "cub::DeviceReduce::Sum". */
+/* The f32 and f64 nrm2 (flags 0) get cuBLAS's cublasSnrm2_64 and
+ * cublasDnrm2_64 instead, when configure found cuBLAS (HAVE_CUBLAS); nrm2
+ * of other types and mean_var, which CUB has no call for, get NULL. */
+/* 1 when bench_cuda.cu was compiled with HAVE_CUBLAS. */
+int bench_cublas_built(void);
+/* 1 when bench_cub_create() gives a comparison for (type, op, flags). */
+int bench_cub_supports(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
+/* The CUB (or cuBLAS) call, e.g. "cub::DeviceReduce::Sum". */
 const char *bench_cub_name(const struct bench_cub *c);
 /* Enqueue one reduction of n elements (n at most the largest of ns). */
 void bench_cub_run(struct bench_cub *c, const void *in, size_t n);

@@ -33,20 +33,28 @@ int op_is_arg(gpureduce_op_t op) { return op == GPUREDUCE_ARGMIN || op == GPURED
 int op_is_extremum(gpureduce_op_t op) { return op == GPUREDUCE_MIN || op == GPUREDUCE_MAX; }
 
 /* The type a result is printed as: an index, the element, or the
- * accumulator (f32 or f64; i64 or u64). */
+ * accumulator (f32 or f64; i64 or u64); a mean_var result is two values
+ * of it. */
 static gpureduce_type_t result_type(gpureduce_type_t t, gpureduce_op_t op, unsigned flags) {
   if (op_is_arg(op)) return GPUREDUCE_U64;
   if (op_is_extremum(op)) return t;
+  if (tu_is_moment(op)) return tu_moment_is_double(t, flags) ? GPUREDUCE_F64 : GPUREDUCE_F32;
   if (TU_TYPE(t)->is_float) return tu_acc_is_double(t, flags) ? GPUREDUCE_F64 : GPUREDUCE_F32;
   return TU_TYPE(t)->is_signed ? GPUREDUCE_I64 : GPUREDUCE_U64;
 }
 
-/* The bits of a result of type rt in host memory. */
+/* The bits of a result (its value k, 1 for a mean_var's variance) of type
+ * rt in host memory. */
 static uint64_t result_bits(gpureduce_type_t rt, const void *p) {
   return tu_load(p, 0, TU_TYPE(rt)->size);
 }
+static uint64_t value_bits(gpureduce_type_t rt, const void *p, int k) {
+  return tu_load(p, (size_t)k, TU_TYPE(rt)->size);
+}
+/* How many values of rt a result of (op) holds: 2 for mean_var. */
+static int values_of(gpureduce_op_t op) { return op == GPUREDUCE_MEAN_VAR ? 2 : 1; }
 
-static void format_result(gpureduce_type_t rt, const void *p, char *buf, size_t size) {
+static void format_value(gpureduce_type_t rt, const void *p, char *buf, size_t size) {
   const tu_type *t = TU_TYPE(rt);
   const uint64_t bits = result_bits(rt, p);
   if (t->is_float && t->size == 2)
@@ -59,29 +67,40 @@ static void format_result(gpureduce_type_t rt, const void *p, char *buf, size_t 
     snprintf(buf, size, "%llu", (unsigned long long)bits);
 }
 
+/* A result of `values` values of rt: one, or {mean, variance}. */
+static void format_result(gpureduce_type_t rt, int values, const void *p, char *buf,
+                          size_t size) {
+  format_value(rt, p, buf, size);
+  if (values < 2) return;
+  char second[64];
+  format_value(rt, (const char *)p + TU_TYPE(rt)->size, second, sizeof second);
+  const size_t len = strlen(buf);
+  snprintf(buf + len, size - len, ", %s", second);
+}
+
 /* ---- checks --------------------------------------------------------------- */
 
-static void verdict_wrong(struct verdict *v, gpureduce_type_t rt, const void *got, const char *fmt,
-                          ...) PRINTF_LIKE(4, 5);
-static void verdict_wrong(struct verdict *v, gpureduce_type_t rt, const void *got, const char *fmt,
-                          ...) {
-  char value[64], why[160];
+static void verdict_wrong(struct verdict *v, gpureduce_type_t rt, int values, const void *got,
+                          const char *fmt, ...) PRINTF_LIKE(5, 6);
+static void verdict_wrong(struct verdict *v, gpureduce_type_t rt, int values, const void *got,
+                          const char *fmt, ...) {
+  char value[96], why[160];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
-  format_result(rt, got, value, sizeof value);
+  format_result(rt, values, got, value, sizeof value);
   v->wrong = 1;
   snprintf(v->detail, sizeof v->detail, "result %s, %s", value, why);
 }
 
-static void compare_bits(struct verdict *v, gpureduce_type_t rt, const void *got,
+static void compare_bits(struct verdict *v, gpureduce_type_t rt, int values, const void *got,
                          const void *want, const char *what) {
-  char value[64];
+  char value[96];
   v->exact = 1;
-  if (result_bits(rt, got) == result_bits(rt, want)) return;
-  format_result(rt, want, value, sizeof value);
-  verdict_wrong(v, rt, got, "expected %s (%s)", value, what);
+  if (memcmp(got, want, (size_t)values * TU_TYPE(rt)->size) == 0) return;
+  format_result(rt, values, want, value, sizeof value);
+  verdict_wrong(v, rt, values, got, "expected %s (%s)", value, what);
 }
 
 /* ---- GPUREDUCE_WITH_VALUE's 16 bytes ------------------------------------------ */
@@ -111,7 +130,7 @@ static void format_value_result(gpureduce_type_t t, const unsigned char *p, char
   char value[64];
   int after = 0;
   for (unsigned i = 8 + TU_TYPE(t)->size; i < RESULT_MAX; ++i) after |= p[i];
-  format_result(t, p + 8, value, sizeof value);
+  format_value(t, p + 8, value, sizeof value);
   snprintf(buf, size, "index %llu, value %s%s", (unsigned long long)tu_load(p, 0, 8), value,
            after ? ", bytes after it not zero" : "");
 }
@@ -138,15 +157,16 @@ static void compare_result(struct verdict *v, gpureduce_type_t t, gpureduce_op_t
   if (is_value_result(op, flags))
     compare_value_result(v, t, got, want, what);
   else
-    compare_bits(v, result_type(t, op, flags), got, want, what);
+    compare_bits(v, result_type(t, op, flags), values_of(op), got, want, what);
 }
 
-/* rt is a floating type. */
-static void compare_bound(struct verdict *v, gpureduce_type_t rt, const void *got, double want,
-                          double bound, const char *what) {
-  const double r = tu_value(rt, result_bits(rt, got));
+/* Value k of got (rt a floating type) within bound of want. */
+static void compare_bound(struct verdict *v, gpureduce_type_t rt, int values, const void *got,
+                          int k, double want, double bound, const char *what) {
+  const double r = tu_value(rt, value_bits(rt, got, k));
   if (fabs(r - want) <= bound) return;
-  verdict_wrong(v, rt, got, "expected %.17g within %.3g (%s)", want, bound, what);
+  verdict_wrong(v, rt, values, got, "expected %s%.17g within %.3g (%s)",
+                values > 1 ? (k ? "variance " : "mean ") : "", want, bound, what);
 }
 
 struct verdict check_same(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
@@ -166,22 +186,24 @@ struct verdict check_close(gpureduce_type_t t, gpureduce_op_t op, unsigned flags
   }
   const double w = tu_value(rt, result_bits(rt, want));
   const double tiny = rt == GPUREDUCE_F64 ? DBL_MIN : FLT_MIN;
-  const double bound =
-      op == GPUREDUCE_PROD ? 1e-3 * fabs(w) + tiny : 1e-3 * fmax(fabs(w), sqrt((double)n));
-  compare_bound(&v, rt, got, w, bound, what);
+  const double bound = op == GPUREDUCE_PROD || op == GPUREDUCE_NRM2
+                           ? 1e-3 * fabs(w) + tiny
+                           : 1e-3 * fmax(fabs(w), sqrt((double)n));
+  compare_bound(&v, rt, 1, got, 0, w, bound, what);
   return v;
 }
 
 struct verdict check_near_f32(float got, double want, double bound, const char *what) {
   struct verdict v = {0, 0, ""};
-  compare_bound(&v, GPUREDUCE_F32, &got, want, bound, what);
+  compare_bound(&v, GPUREDUCE_F32, 1, &got, 0, want, bound, what);
   return v;
 }
 
 /*
  * Exact, except sums with a float accumulator when n > 2^24: some partial
  * sums of ones are then not representable, and the check allows
- * (log2 n + 8) roundings of n.
+ * (log2 n + 8) roundings of n; and nrm2, sqrt(n), within (log2 n + 8)
+ * roundings too.  mean_var of ones is {1, +0}, exact.
  */
 struct verdict check_ones(gpureduce_type_t t, gpureduce_op_t op, unsigned flags, size_t n,
                           const void *got) {
@@ -192,13 +214,23 @@ struct verdict check_ones(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
     unsigned char one[8];
     bench_fill_ones_host(one, 1, t);
     value_result_of(t, op, 0, one, want);
+  } else if (op == GPUREDUCE_NRM2) {
+    const double u = rt == GPUREDUCE_F64 ? 0x1p-53 : 0x1p-24;
+    compare_bound(&v, rt, 1, got, 0, sqrt((double)n), (ceil_log2(n) + 8) * u * sqrt((double)n),
+                  "the norm of n ones, sqrt(n)");
+    return v;
+  } else if (op == GPUREDUCE_MEAN_VAR) {
+    uint64_t one = 0;
+    (void)tu_pattern_of(rt, 1.0, &one);
+    tu_store(want, 0, TU_TYPE(rt)->size, one); /* {1, +0} */
   } else if (op_is_extremum(op)) {
     bench_fill_ones_host(want, 1, t);
   } else if (!op_is_arg(op)) { /* ARGMIN, ARGMAX: index 0, want as it is */
     const uint64_t count = op == GPUREDUCE_PROD ? 1 : n;
     uint64_t bits = count;
     if (rt == GPUREDUCE_F32 && count > ((uint64_t)1 << 24)) {
-      compare_bound(&v, rt, got, (double)count, (ceil_log2(count) + 8) * ldexp((double)count, -24),
+      compare_bound(&v, rt, 1, got, 0, (double)count,
+                    (ceil_log2(count) + 8) * ldexp((double)count, -24),
                     "the sum of n ones, not exact in float past 2^24");
       return v;
     }
@@ -227,16 +259,21 @@ struct verdict check_reference(gpureduce_type_t t, gpureduce_op_t op, unsigned f
     fatal(EXIT_WRONG, "internal error: the tests' reference has no answer for %s %s, n = %zu",
           gpureduce_type_name(t), gpureduce_op_name(op), n);
   const gpureduce_type_t rt = result_type(t, op, flags);
-  if (ref.has_bound) {
-    const double value = ref_result_value(ref.result_bytes, result_bits(rt, got));
-    if (!(fabsl((long double)value - ref.exact) <= ref.bound)) {
-      verdict_wrong(&v, rt, got, "expected %.17Lg within %.3g (the tests' reference, its bound)",
-                    ref.exact, ref.bound);
+  const int values = values_of(op);
+  for (int k = 0; k < (ref.has_bound2 ? 2 : ref.has_bound ? 1 : 0); ++k) {
+    const double value = tu_value(rt, value_bits(rt, got, k));
+    const long double exact = k ? ref.exact2 : ref.exact;
+    const double bound = k ? ref.bound2 : ref.bound;
+    if (!(fabsl((long double)value - exact) <= bound)) {
+      verdict_wrong(&v, rt, values, got,
+                    "expected %s%.17Lg within %.3g (the tests' reference, its bound)",
+                    values > 1 ? (k ? "variance " : "mean ") : "", exact, bound);
       return v;
     }
   }
-  unsigned char want[8];
-  tu_store(want, 0, ref.result_bytes, ref.bits);
-  compare_bits(&v, rt, got, want, "the tests' reference");
+  unsigned char want[16] = {0};
+  memcpy(want, &ref.bits, 8); /* little-endian: the result's first bytes */
+  memcpy(want + 8, &ref.bits2, 8);
+  compare_bits(&v, rt, values, got, want, "the tests' reference");
   return v;
 }

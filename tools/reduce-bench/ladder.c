@@ -343,6 +343,12 @@ static void ladder_verdict(struct run *run, const struct ladder_row *rows, int n
                 is_with_value(o) ? " and the value 1" : "", o->n);
   else if (o->op == GPUREDUCE_PROD || op_is_extremum(o->op))
     add_summary(run, "check: all %d results right (1 from %zu ones, exact)", checked, o->n);
+  else if (o->op == GPUREDUCE_MEAN_VAR)
+    add_summary(run, "check: all %d results right (mean 1, variance 0 of %zu ones, exact)",
+                checked, o->n);
+  else if (o->op == GPUREDUCE_NRM2)
+    add_summary(run, "check: all %d results right (the norm of %zu ones is sqrt(n), within "
+                "(log2 n + 8) roundings)", checked, o->n);
   else
     add_summary(run, "check: all %d results right (%zu ones sum to n = %zu, %s)", checked, o->n,
                 o->n, inexact ? "within float rounding past 2^24" : "exact");
@@ -411,11 +417,15 @@ static int run_ladder_cuda(struct run *run) {
   fill_ones(&lc.in, o->type);
   if (is_plain_f32_sum(o)) ladder_rungs(&lc, rows, &nrows);
   if (o->only & (1u << ROW_LIB)) ladder_library_rows(&lc, rows, &nrows);
-  if ((o->only & (1u << ROW_CUB)) && bench_cub_built()) ladder_cub(&lc, &rows[nrows++]);
+  const int cub = bench_cub_supports(o->type, o->op, o->flags);
+  if ((o->only & (1u << ROW_CUB)) && cub) ladder_cub(&lc, &rows[nrows++]);
   if (o->only & (1u << ROW_PROBE)) ladder_probe(&lc, probe, &rows[nrows++]);
   progress(" ");
   if ((o->only & (1u << ROW_CUB)) && !bench_cub_built())
     add_note(run, "cub: not built (configure found no CUB)");
+  else if ((o->only & (1u << ROW_CUB)) && !cub)
+    add_note(run, "cub: no CUB (or cuBLAS) call computes %s %s", gpureduce_type_name(o->type),
+             gpureduce_op_name(o->op));
   const int status = ladder_report(&lc, rows, nrows);
   bench_probe_destroy(probe);
   return status;

@@ -60,19 +60,21 @@ static const char *const usage_text[] = {
     "                    2^K+M or 2^K-M, or a number with the suffix K, M or G",
     "                    (times 2^10, 2^20, 2^30): 16M, 1G",
     "  --op NAME         sum, prod, min, max, argmin, argmax, sum_abs,",
-    "                    sum_squares or dot (default sum); dot times",
-    "                    gpureduce_dot of two random vectors of --n elements",
-    "                    (or, with --sweep, of n = 2^10 .. 2^30; host backend",
-    "                    up to 2^24) beside cuBLAS (cublasSdot, cublasDdot,",
-    "                    cublasDotEx for f16 and bf16) when it was built in,",
-    "                    GB/s counting both inputs, and checks every result",
-    "                    up to n = 2^26 bit for bit against the tests'",
+    "                    sum_squares, nrm2, mean_var or dot (default sum); the",
+    "                    f32 and f64 nrm2 are timed against cuBLAS (cublasSnrm2,",
+    "                    cublasDnrm2) in CUB's place, when configure found it;",
+    "                    dot times gpureduce_dot of two random vectors of --n",
+    "                    elements (or, with --sweep, of n = 2^10 .. 2^30; host",
+    "                    backend up to 2^24) beside cuBLAS (cublasSdot,",
+    "                    cublasDdot, cublasDotEx for f16 and bf16) when it was",
+    "                    built in, GB/s counting both inputs, and checks every",
+    "                    result up to n = 2^26 bit for bit against the tests'",
     "                    reference",
     "  --type NAME       f16, bf16, f32, f64, i8, u8, i32, u32, i64 or u64",
     "                    (default f32); the ladder rungs are f32 sum only, other",
     "                    operations and types get rows gpureduce, cub and probe",
-    "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs, sum_squares or dot",
-    "                    in double (GPUREDUCE_ACCUMULATE_F64)",
+    "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs, sum_squares, nrm2,",
+    "                    mean_var or dot in double (GPUREDUCE_ACCUMULATE_F64)",
     "  --with-value      argmin or argmax with the element's value",
     "                    (GPUREDUCE_WITH_VALUE, 16-byte results); the 1-D runs",
     "                    time the plain arg op beside it",
@@ -584,8 +586,8 @@ static void check_options(struct options *o) {
     usage_error("--with-value applies to argmin and argmax, not to %s", op_text(o));
   if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
     usage_error(
-        "--f64-accumulate applies to the f32 sum, prod, sum_abs, sum_squares and dot, "
-        "not to %s %s",
+        "--f64-accumulate applies to the f32 sum, prod, sum_abs, sum_squares, nrm2, "
+        "mean_var and dot, not to %s %s",
         gpureduce_type_name(o->type), op_text(o));
   if (o->sweep && o->n_given) usage_error("--n and --sweep: the sweep has its own sizes");
   if (o->tune && (o->sweep || o->only_given || o->blocks || o->offset))

@@ -338,14 +338,16 @@ static size_t pick_segments(const struct seg_layout *l, size_t *rows) {
 }
 
 /* gpureduce_reduce of each checked segment alone, into sc->want; an empty
- * segment's ARGMIN or ARGMAX must be GPUREDUCE_ERROR_EMPTY_INPUT there,
- * and UINT64_MAX ("no index") from the segmented call.  With --with-value:
- * the plain arg op's, then its index with the element there
- * (value_result_from_plain; an empty segment's, the empty value). */
+ * segment's ARGMIN, ARGMAX or MEAN_VAR must be GPUREDUCE_ERROR_EMPTY_INPUT
+ * there, and UINT64_MAX ("no index") or {NaN, NaN} from the segmented
+ * call.  With --with-value: the plain arg op's, then its index with the
+ * element there (value_result_from_plain; an empty segment's, the empty
+ * value). */
 static void reference_results(struct seg_ctx *sc, const struct seg_bufs *b,
                               const struct seg_layout *l, size_t count) {
   const struct options *o = sc->run->opt;
-  const int cuda = sc->run->cuda, arg = op_is_arg(o->op);
+  const int cuda = sc->run->cuda;
+  const int arg = op_is_arg(o->op) || o->op == GPUREDUCE_MEAN_VAR; /* no empty value */
   const unsigned flags = o->flags & ~GPUREDUCE_WITH_VALUE;
   poison_buffer(cuda, sc->ref_out, count * sc->rs);
   for (size_t k = 0; k < count; ++k) {
@@ -368,11 +370,18 @@ static void reference_results(struct seg_ctx *sc, const struct seg_bufs *b,
     const uint64_t len = l->off[s + 1] - l->off[s];
     const uint64_t none = UINT64_MAX;
     const void *first = (const unsigned char *)b->x + l->off[s] * sc->es;
-    if (is_with_value(o))
+    if (is_with_value(o)) {
       value_result_from_plain(cuda, o->type, o->op, first, (size_t)len, sc->es,
                               sc->want + k * sc->rs);
-    else if (len == 0)
+    } else if (len != 0) {
+      continue;
+    } else if (op_is_arg(o->op)) {
       memcpy(sc->want + k * sc->rs, &none, sizeof none);
+    } else { /* {NaN, NaN}: canonical quiet NaNs of rs / 2 bytes */
+      const uint64_t nan = sc->rs == 8 ? 0x7fffffff7fffffffull : 0x7fffffffffffffffull;
+      memcpy(sc->want + k * sc->rs, &nan, 8);
+      if (sc->rs == 16) memcpy(sc->want + k * sc->rs + 8, &nan, 8);
+    }
   }
 }
 
