@@ -298,15 +298,16 @@ void dt_bit_identity(void **state) {
         tu_store(z, i, 8, tu_f64_bits(p));
       }
     }
-    uint64_t sum = 0;
-    check_status(GPUREDUCE_SUCCESS, battery_reduce(z, n, type, GPUREDUCE_SUM, 0, 0, 0, &sum),
+    bt_result sum_result;
+    check_status(GPUREDUCE_SUCCESS,
+                 battery_reduce(z, n, type, GPUREDUCE_SUM, 0, 0, 0, &sum_result),
                  "%s sum of the rounded products", TU_TYPE(type)->name);
     for (size_t ox = 0; ox < 16; ++ox)
       for (size_t oy = 0; oy < 16; ++oy) {
         char what[64];
         snprintf(what, sizeof what, "x at offset %zu, y at offset %zu", ox, oy);
         const struct dt_layout L = one_layout(n, ox, oy, what);
-        check_bits(sum, run_layout(&L, type, 0, random_value, &d),
+        check_bits(sum_result.w[0], run_layout(&L, type, 0, random_value, &d),
                    "%s dot, %s: the bits of SUM over the rounded products", TU_TYPE(type)->name,
                    what);
       }
@@ -479,9 +480,9 @@ void dt_same_vector(void **state) {
     tu_rng_init(&r, "dot same vector");
     unsigned char *x = tu_alloc(n * es);
     tc_fill(&r, type, float_gen(type), x, n);
-    uint64_t squares = 0;
+    bt_result squares_result;
     check_status(GPUREDUCE_SUCCESS,
-                 battery_reduce(x, n, type, GPUREDUCE_SUM_SQUARES, flags, 0, 0, &squares),
+                 battery_reduce(x, n, type, GPUREDUCE_SUM_SQUARES, flags, 0, 0, &squares_result),
                  "%s sum_squares", kind(type, flags));
     void *xm = bt_room_for(&x_mem, n * es + 16);
     B->put((unsigned char *)xm + es, x, n * es);
@@ -492,7 +493,8 @@ void dt_same_vector(void **state) {
                                flags, h),
                  "%s dot(x, x)", kind(type, flags));
     B->get(ob, out, sizeof ob);
-    check_bits(squares, tu_load(ob, 0, (unsigned)rs), "%s dot(x, x) has the bits of sum_squares",
+    check_bits(squares_result.w[0], tu_load(ob, 0, (unsigned)rs),
+               "%s dot(x, x) has the bits of sum_squares",
                kind(type, flags));
     free(x);
   }

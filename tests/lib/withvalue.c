@@ -83,7 +83,7 @@ static unsigned char *get_output(const unsigned char *mem, size_t bytes, const c
 /* One 16-byte result `got` of ARGMIN/ARGMAX with the value over x[0 ..
  * n-1], against the reference; `plain` is the index the call without the
  * flag gave. */
-static void check_result(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
+static void check_value_result(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                          const unsigned char *got, uint64_t plain, const char *what) {
   unsigned char want[WV_BYTES];
   if (ref_with_value(x, n, type, op, want) != 0)
@@ -133,7 +133,7 @@ static void check_1d(const void *x, size_t n, gpureduce_type_t type, gpureduce_o
   unsigned char got[WV_BYTES];
   uint64_t plain;
   reduce_1d(x, n, type, op, offset, got, &plain, what);
-  check_result(x, n, type, op, got, plain, what);
+  check_value_result(x, n, type, op, got, plain, what);
 }
 
 /* ---- 1-D, random data ------------------------------------------------------ */
@@ -232,7 +232,7 @@ void wv_specials(void **state) {
     reduce_1d(x, c->n, c->type, c->op, 1, got, &plain, what);
     check_bits(c->index, tu_load(got, 0, 8), "%s: the index", what);
     check_bits(c->value, tu_load(got + 8, 0, es), "%s: the value", what);
-    check_result(x, c->n, c->type, c->op, got, plain, what);
+    check_value_result(x, c->n, c->type, c->op, got, plain, what);
   }
   /* NaNs at chunk, warp, lane-wrap and tile boundaries, a second NaN after
    * the first, payloads and signs varied: the first NaN's index, the
@@ -265,7 +265,7 @@ void wv_specials(void **state) {
         reduce_1d(y, n, type, arg_ops[o], 0, got, &plain, what);
         check_bits(p, tu_load(got, 0, 8), "%s: the first NaN's index", what);
         check_bits(tu_canonical_nan(es), tu_load(got + 8, 0, es), "%s: the canonical NaN", what);
-        check_result(y, n, type, arg_ops[o], got, plain, what);
+        check_value_result(y, n, type, arg_ops[o], got, plain, what);
       }
     }
     free(base);
@@ -329,7 +329,7 @@ static void check_batched(const void *data, gpureduce_type_t type, gpureduce_op_
     }
     char row[240];
     snprintf(row, sizeof row, "%s vector %zu", what, b);
-    check_result(vec, l->n, type, op, got + LEAD + b * WV_BYTES, tu_load(plain + LEAD, b, 8),
+    check_value_result(vec, l->n, type, op, got + LEAD + b * WV_BYTES, tu_load(plain + LEAD, b, 8),
                  row);
   }
   free(vec);
@@ -431,7 +431,7 @@ void wv_segments(void **state) {
         char seg[240];
         snprintf(seg, sizeof seg, "%s, segment %zu of %zu elements", what, s, lengths[s]);
         const unsigned char *g = got + LEAD + s * WV_BYTES;
-        check_result(x + off[s] * es, lengths[s], type, op, g, tu_load(plain + LEAD, s, 8), seg);
+        check_value_result(x + off[s] * es, lengths[s], type, op, g, tu_load(plain + LEAD, s, 8), seg);
         if (lengths[s] == 0) {
           check_bits(GPUREDUCE_NO_INDEX, tu_load(g, 0, 8), "%s: GPUREDUCE_NO_INDEX", seg);
           check_bits(empty_value(type, op), tu_load(g + 8, 0, es),
