@@ -395,7 +395,7 @@ int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op
                unsigned flags, struct ref_answer *out) {
   memset(out, 0, sizeof *out);
   const size_t rs = tu_result_size(type, op, flags);
-  if (!rs || rs > 8) return -1; /* GPUREDUCE_WITH_VALUE: ref_with_value */
+  if (!rs || (flags & GPUREDUCE_WITH_VALUE)) return -1; /* the flag: ref_with_value */
   if ((op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) && n == 0) return -1;
   out->result_bytes = (unsigned)rs;
   const tu_type *t = TU_TYPE(type);
