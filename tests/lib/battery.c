@@ -43,6 +43,7 @@ const struct tu_backend bt_host_backend = {
 
 static const struct tu_backend *B;
 static gpureduce_handle_t H;
+static gpureduce_handle_t HOST; /* the host handle to compare with, when B is CUDA */
 static unsigned char *in_mem;   /* backend memory for inputs */
 static size_t in_cap;
 static unsigned char *out_mem;  /* backend memory for one result + canary */
@@ -56,6 +57,8 @@ static size_t stage_cap;
 void battery_use(const struct tu_backend *backend) { B = backend; }
 
 gpureduce_handle_t battery_handle(void) { return H; }
+
+gpureduce_handle_t battery_host_handle(void) { return HOST; }
 
 int battery_setup(void **state) {
   (void)state;
@@ -71,6 +74,11 @@ int battery_setup(void **state) {
     print_error("cannot allocate %d bytes of %s memory\n", OUT_BYTES, B->name);
     return -1;
   }
+  if (B->device != GPUREDUCE_DEVICE_HOST &&
+      gpureduce_create(&HOST, GPUREDUCE_DEVICE_HOST) != GPUREDUCE_SUCCESS) {
+    print_error("cannot create a host handle to compare with\n");
+    return -1;
+  }
   return 0;
 }
 
@@ -81,6 +89,8 @@ int battery_teardown(void **state) {
   free(stage);
   in_mem = out_mem = stage = NULL;
   in_cap = stage_cap = 0;
+  gpureduce_destroy(HOST);
+  HOST = NULL;
   const gpureduce_status_t s = gpureduce_destroy(H);
   H = NULL;
   if (s != GPUREDUCE_SUCCESS) {

@@ -37,11 +37,15 @@ extern const struct tu_backend bt_cuda_backend;
 /* Select the backend; call before running the group. */
 void battery_use(const struct tu_backend *backend);
 /* Group setup and teardown: print the seed, create and destroy the
- * handle of the backend. */
+ * handle of the backend (and, on CUDA, battery_host_handle()'s). */
 int battery_setup(void **state);
 int battery_teardown(void **state);
 /* The battery's handle (valid between setup and teardown). */
 gpureduce_handle_t battery_handle(void);
+/* A host handle (GPUREDUCE_DEVICE_HOST) to compare a CUDA backend's results
+ * with, made by battery_setup and destroyed by battery_teardown; NULL when
+ * the backend is the host. */
+gpureduce_handle_t battery_host_handle(void);
 
 /* A result of up to 16 bytes (a MEAN_VAR of a double accumulator is the
  * largest) as two little-endian words: w[0] its bytes 0 .. 7 (zero-

@@ -17,7 +17,7 @@
 /* ---- the backend and its buffers ------------------------------------------ */
 
 static const struct tu_backend *B;
-static gpureduce_handle_t HH; /* the host handle, when the backend is CUDA */
+static gpureduce_handle_t HH; /* battery_host_handle(): NULL on the host backend */
 
 /* backend memory: x's and y's buffers, the results; host memory: their
  * images, the results read back, the host handle's results, one row of x
@@ -37,11 +37,7 @@ void dot_use(const struct tu_backend *backend) {
 
 int dot_setup(void **state) {
   if (battery_setup(state)) return -1;
-  if (B->device != GPUREDUCE_DEVICE_HOST &&
-      gpureduce_create(&HH, GPUREDUCE_DEVICE_HOST) != GPUREDUCE_SUCCESS) {
-    print_error("cannot create a host handle to compare with\n");
-    return -1;
-  }
+  HH = battery_host_handle();
   return 0;
 }
 
@@ -49,8 +45,7 @@ int dot_teardown(void **state) {
   struct bt_room *rooms[] = {&x_mem, &y_mem, &out_mem, &x_img, &y_img,
                              &got,   &host_got, &x_row, &y_row};
   for (size_t k = 0; k < COUNT(rooms); ++k) bt_room_free(rooms[k]);
-  gpureduce_destroy(HH);
-  HH = NULL;
+  HH = NULL; /* battery_teardown destroys it */
   return battery_teardown(state);
 }
 

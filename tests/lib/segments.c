@@ -17,7 +17,7 @@
 /* ---- the backend and its buffers ------------------------------------------ */
 
 static const struct tu_backend *B;
-static gpureduce_handle_t HH; /* the host handle, when the backend is CUDA */
+static gpureduce_handle_t HH; /* battery_host_handle(): NULL on the host backend */
 
 /* backend memory: the input buffer, the offsets, the results (with their
  * canaries), the segments' aligned copies and their 1-D results */
@@ -46,11 +46,7 @@ void segments_use(const struct tu_backend *backend) {
 
 int segments_setup(void **state) {
   if (battery_setup(state)) return -1;
-  if (B->device != GPUREDUCE_DEVICE_HOST &&
-      gpureduce_create(&HH, GPUREDUCE_DEVICE_HOST) != GPUREDUCE_SUCCESS) {
-    print_error("cannot create a host handle to compare with\n");
-    return -1;
-  }
+  HH = battery_host_handle();
   if (sg_quick()) print_message("# GPUREDUCE_TEST_QUICK: fewer kinds and smaller sizes\n");
   return 0;
 }
@@ -60,8 +56,7 @@ int segments_teardown(void **state) {
                           &copies, &got,      &want,    &host_got,      &shape_offsets,
                           &positions};
   for (size_t k = 0; k < COUNT(rooms); ++k) bt_room_free(rooms[k]);
-  gpureduce_destroy(HH);
-  HH = NULL;
+  HH = NULL; /* battery_teardown destroys it */
   return battery_teardown(state);
 }
 
