@@ -195,6 +195,7 @@
 #define GPUREDUCE_H_INSIDE
 #include "gpureduce/base.h"
 #include "gpureduce/reduce.h"
+#include "gpureduce/partial.h"
 #include "gpureduce/ladder.h"
 #include "gpureduce/tune.h"
 #undef GPUREDUCE_H_INSIDE

@@ -107,6 +107,11 @@ extern "C" {
  *                   gpureduce_last_message() names the lowest invalid
  *                   segment.  Returning it clears it; the handle is fine.
  *                   Correct the offsets and redo the call.
+ * MPI               libgpureduce_mpi only: an MPI call failed (the
+ *                   communicator broke, a rank died, memory ran out in
+ *                   MPI).  gpureduce_last_message() gives the MPI call
+ *                   and MPI's error string.  The output is untouched; the
+ *                   handle is fine, the communicator may not be.
  */
 #define GPUREDUCE_STATUS_LIST(X)                                                      \
   X(GPUREDUCE_SUCCESS, 0, "success")                                                  \
@@ -134,7 +139,10 @@ extern "C" {
     "tuning applied to the handle, but the tuning cache file could not be written") \
   X(GPUREDUCE_ERROR_INVALID_OFFSETS, 10,                                              \
     "a segmented reduction since the last check had offsets that decrease or leave "  \
-    "[offsets[0], offsets[segments]]; its results are not to be trusted")
+    "[offsets[0], offsets[segments]]; its results are not to be trusted")          \
+  X(GPUREDUCE_ERROR_MPI, 11,                                                          \
+    "an MPI call failed (libgpureduce_mpi); gpureduce_last_message() gives MPI's "    \
+    "error string")
 
 /** Status of every call; see GPUREDUCE_STATUS_LIST above for each value. */
 typedef enum gpureduce_status {

@@ -63,6 +63,7 @@ static const struct {
     {"GPUREDUCE_ERROR_CUDA", 8},
     {"GPUREDUCE_ERROR_TUNE_CACHE", 9},
     {"GPUREDUCE_ERROR_INVALID_OFFSETS", 10},
+    {"GPUREDUCE_ERROR_MPI", 11},
 };
 /* Values that are no status. */
 static const int not_statuses[] = {GPUREDUCE_STATUS_COUNT, GPUREDUCE_STATUS_COUNT + 1, 100,
@@ -79,8 +80,8 @@ static void status_list(void **state) {
     const char *name, *text;
   } listed[] = {GPUREDUCE_STATUS_LIST(STATUS_ENTRY)};
 #undef STATUS_ENTRY
-  check_bits(11, GPUREDUCE_STATUS_COUNT, "GPUREDUCE_STATUS_COUNT is 11, the statuses documented");
-  check_bits(COUNT(statuses), COUNT(listed), "GPUREDUCE_STATUS_LIST has eleven entries");
+  check_bits(12, GPUREDUCE_STATUS_COUNT, "GPUREDUCE_STATUS_COUNT is 12, the statuses documented");
+  check_bits(COUNT(statuses), COUNT(listed), "GPUREDUCE_STATUS_LIST has twelve entries");
   for (size_t k = 0; k < COUNT(listed) && k < COUNT(statuses); ++k) {
     check_string(statuses[k].name, listed[k].name, "entry %zu of GPUREDUCE_STATUS_LIST", k);
     check_bits((uint64_t)statuses[k].value, (uint64_t)listed[k].value,
