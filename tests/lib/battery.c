@@ -1245,8 +1245,9 @@ void bt_room_free(struct bt_room *r) {
 
 const char *bt_kind_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   static char buf[64];
-  snprintf(buf, sizeof buf, "%s %s%s", TU_TYPE(type)->name, tu_op_names[op],
-           flags ? " accumulate-f64" : "");
+  snprintf(buf, sizeof buf, "%s %s%s%s", TU_TYPE(type)->name, tu_op_names[op],
+           flags & GPUREDUCE_ACCUMULATE_F64 ? " accumulate-f64" : "",
+           flags & GPUREDUCE_WITH_VALUE ? " with-value" : "");
   return buf;
 }
 

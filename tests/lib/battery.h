@@ -113,8 +113,8 @@ struct bt_room {
 void *bt_room_for(struct bt_room *r, size_t bytes);
 void bt_room_free(struct bt_room *r);
 
-/* "f32 sum", "f32 sum accumulate-f64", ...: a kind for messages (one
- * static buffer). */
+/* "f32 sum", "f32 sum accumulate-f64", "f32 argmin with-value", ...: a
+ * kind for messages (one static buffer). */
 const char *bt_kind_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 int bt_is_arg(gpureduce_op_t op);
 
