@@ -74,7 +74,8 @@ GPUREDUCE_API size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, 
  * @param partial   host memory, 8-byte aligned, of at least
  *                  gpureduce_partial_bytes(n_local, offset, n_global,
  *                  type, op, flags) bytes; receives the partial, exactly
- *                  that many bytes.  Untouched on error.
+ *                  that many bytes.  Untouched on error (after
+ *                  GPUREDUCE_ERROR_CUDA its contents are unspecified).
  * @param handle    host or CUDA handle.  Parts of one array may be reduced
  *                  on different backends and devices: the partials are
  *                  the same bytes.

@@ -36,6 +36,21 @@ gpureduce_status_t gr_cuda_reduce(struct gpureduce_handle *h, const void *input,
                                   void *output, uint64_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags, unsigned grid);
 
+/* The partial results' nodes (api/partial.c): for each k < count, the
+ * root accumulator of the nodes[k][1] elements from element nodes[k][0]
+ * of input (device memory), one reduce_kernel launch each on the
+ * handle's stream, copied to roots (host memory) at k * GR_ROOT_BYTES;
+ * waits for the stream.  count <= 128. */
+gpureduce_status_t gr_cuda_reduce_nodes(struct gpureduce_handle *h, const void *input,
+                                        const uint64_t (*nodes)[2], unsigned count,
+                                        gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                                        void *roots);
+
+/* bytes from src to dst on the handle's stream (to_device: host to
+ * device, else device to host), then wait for the stream. */
+gpureduce_status_t gr_cuda_copy(struct gpureduce_handle *h, void *dst, const void *src,
+                                size_t bytes, int to_device);
+
 /* dispatch_batched.cu: `batch` vectors of n elements, vector b's element i
  * at input + b*batch_stride + i*element_stride elements, result b at
  * output + b*result_size; one kernel enqueued on the handle's stream (none

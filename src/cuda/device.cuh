@@ -37,7 +37,13 @@ constexpr unsigned kWsSegmentTickets =
     kWsSegmentNodes + kSegmentMaxWarps * kSegmentNodesPerWarp * GR_ROOT_BYTES;
 constexpr unsigned kWsSegmentsState =
     kWsSegmentTickets + kSegmentMaxWarps * kSegmentTicketsPerWarp * 4u;
-constexpr unsigned kWorkspaceBytes = kWsSegmentsState + 64u;
+/* The partial results' node roots (api/partial.c, gr_cuda_reduce_nodes),
+ * kPartialNodes of GR_ROOT_BYTES each, and the result slot their launches
+ * write and nobody reads. */
+constexpr unsigned kPartialNodes = 128u;
+constexpr unsigned kWsPartialRoots = kWsSegmentsState + 64u;
+constexpr unsigned kWsPartialResult = kWsPartialRoots + kPartialNodes * GR_ROOT_BYTES;
+constexpr unsigned kWorkspaceBytes = kWsPartialResult + 64u;
 
 /* Make `device` current for the lifetime of the object, then restore the
  * caller's.  Every entry point that touches the device holds one, so a

@@ -23,14 +23,15 @@ const void *gr::reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsi
   return int_kernel_for(type, op);
 }
 
-extern "C" gpureduce_status_t gr_cuda_reduce(gpureduce_handle *h, const void *input,
-                                             void *output, uint64_t n,
-                                             gpureduce_type_t type, gpureduce_op_t op,
-                                             unsigned flags, unsigned grid) {
-  const void *kernel = gr::reduce_kernel_for(type, op, flags);
-  if (!kernel)
-    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no kernel for %s %s",
-                   gpureduce_type_name(type), gpureduce_op_name(op));
+namespace {
+
+/* One launch of reduce_kernel over n elements at input, its result to
+ * output and, when acc_out is not null, its root there too; the caller
+ * holds the DeviceGuard. */
+gpureduce_status_t launch_reduce(gpureduce_handle *h, const void *kernel, const void *input,
+                                 void *output, uint64_t n, gpureduce_type_t type,
+                                 gpureduce_op_t op, unsigned flags, unsigned grid,
+                                 void *acc_out) {
   gr_plan plan;
   gr_plan_make(n, gpureduce_type_size(type), 1, &plan);
   plan.grid = grid ? grid : gr_tune_grid(h, type, op, flags, &plan);
@@ -45,12 +46,78 @@ extern "C" gpureduce_status_t gr_cuda_reduce(gpureduce_handle *h, const void *in
   params.tiles = plan.tiles;
   params.groups = plan.groups;
   params.group_log2 = plan.group_log2;
+  params.acc_out = acc_out;
 
-  gr::DeviceGuard guard(h->device);
-  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
   void *args[] = {&params};
   const cudaError_t err = cudaLaunchKernel(kernel, dim3(plan.grid), dim3(GR_LANES), args, 0,
                                            static_cast<cudaStream_t>(h->stream));
   if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaLaunchKernel");
+  return GPUREDUCE_SUCCESS;
+}
+
+const void *kernel_or_fail(gpureduce_handle *h, gpureduce_type_t type, gpureduce_op_t op,
+                           unsigned flags) {
+  const void *kernel = gr::reduce_kernel_for(type, op, flags);
+  if (!kernel)
+    gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no kernel for %s %s", gpureduce_type_name(type),
+            gpureduce_op_name(op));
+  return kernel;
+}
+
+} /* namespace */
+
+extern "C" gpureduce_status_t gr_cuda_reduce(gpureduce_handle *h, const void *input,
+                                             void *output, uint64_t n,
+                                             gpureduce_type_t type, gpureduce_op_t op,
+                                             unsigned flags, unsigned grid) {
+  const void *kernel = kernel_or_fail(h, type, op, flags);
+  if (!kernel) return GPUREDUCE_ERROR_UNSUPPORTED;
+  gr::DeviceGuard guard(h->device);
+  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
+  return launch_reduce(h, kernel, input, output, n, type, op, flags, grid, nullptr);
+}
+
+extern "C" gpureduce_status_t gr_cuda_reduce_nodes(gpureduce_handle *h, const void *input,
+                                                   const uint64_t (*nodes)[2], unsigned count,
+                                                   gpureduce_type_t type, gpureduce_op_t op,
+                                                   unsigned flags, void *roots) {
+  if (count > gr::kPartialNodes)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "%u nodes, more than %u", count,
+                   gr::kPartialNodes);
+  const void *kernel = kernel_or_fail(h, type, op, flags);
+  if (!kernel) return GPUREDUCE_ERROR_UNSUPPORTED;
+  gr::DeviceGuard guard(h->device);
+  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
+  char *ws = static_cast<char *>(h->workspace);
+  const size_t es = gpureduce_type_size(type);
+  for (unsigned k = 0; k < count; ++k) {
+    const gpureduce_status_t s =
+        launch_reduce(h, kernel, static_cast<const char *>(input) + nodes[k][0] * es,
+                      ws + gr::kWsPartialResult, nodes[k][1], type, op, flags, 0,
+                      ws + gr::kWsPartialRoots + (size_t)k * GR_ROOT_BYTES);
+    if (s != GPUREDUCE_SUCCESS) return s;
+  }
+  const cudaStream_t stream = static_cast<cudaStream_t>(h->stream);
+  cudaError_t err = cudaSuccess;
+  if (count)
+    err = cudaMemcpyAsync(roots, ws + gr::kWsPartialRoots, (size_t)count * GR_ROOT_BYTES,
+                          cudaMemcpyDeviceToHost, stream);
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaMemcpyAsync of the node roots");
+  err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaStreamSynchronize");
+  return GPUREDUCE_SUCCESS;
+}
+
+extern "C" gpureduce_status_t gr_cuda_copy(gpureduce_handle *h, void *dst, const void *src,
+                                           size_t bytes, int to_device) {
+  gr::DeviceGuard guard(h->device);
+  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
+  const cudaStream_t stream = static_cast<cudaStream_t>(h->stream);
+  cudaError_t err = cudaMemcpyAsync(dst, src, bytes,
+                                    to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
+                                    stream);
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaMemcpyAsync");
+  err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaStreamSynchronize");
   return GPUREDUCE_SUCCESS;
 }

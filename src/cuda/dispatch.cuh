@@ -24,6 +24,9 @@ struct ReduceParams {
   uint64_t tiles;
   uint64_t groups;
   unsigned group_log2;
+  /* When not null: the root's accumulator too, before the finish (the
+   * partial results' nodes, api/partial.c); GR_ROOT_BYTES of workspace. */
+  void *acc_out = nullptr;
 };
 
 /* Parameters of the batched kernels, one struct for every instantiation. */

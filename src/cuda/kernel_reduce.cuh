@@ -10,8 +10,9 @@
  *             writes the root to the workspace;
  *   finish -> the last block to finish (threadfence + atomic ticket)
  *             combines the roots in the tree over group index
- *             (root_tree, block_reduce.cuh), writes the result and resets
- *             the ticket for the next launch.  With one block and one
+ *             (root_tree, block_reduce.cuh), writes the result (and, for
+ *             a partial result's node, the root itself: acc_out) and
+ *             resets the ticket for the next launch.  With one block and one
  *             group the block writes the result directly.
  * Every step follows the order of doc/ORDER.md, so the bits depend on the
  * element indices only.  The parameters are cuda/dispatch.cuh's
@@ -37,6 +38,12 @@ __device__ __forceinline__ void store_result(void *output, const typename Op::Ac
   *static_cast<typename Op::Out *>(output) = groups ? Op::finish(r) : Op::empty();
 }
 
+/* The root itself, for a partial result's node (ReduceParams::acc_out). */
+template <class Op>
+__device__ __forceinline__ void store_root(const ReduceParams &p, const typename Op::Acc &r) {
+  if (p.acc_out) *static_cast<typename Op::Acc *>(p.acc_out) = r;
+}
+
 template <class Op>
 __global__ void __launch_bounds__(kThreads, PolicyOf<Op>::min_blocks)
 reduce_kernel(const ReduceParams p) {
@@ -57,9 +64,10 @@ reduce_kernel(const ReduceParams p) {
       return group + gridDim.x < p.groups ? (group + gridDim.x) * group_tiles : p.tiles;
     });
     if (threadIdx.x == 0) {
-      if (gridDim.x == 1 && p.groups == 1)
+      if (gridDim.x == 1 && p.groups == 1) {
         store_result<Op>(p.output, r, 1);
-      else
+        store_root<Op>(p, r);
+      } else
         roots[group] = r;
     }
   }
@@ -82,6 +90,7 @@ reduce_kernel(const ReduceParams p) {
   const Acc r = root_tree<Op>(roots, p.groups, warp_vals);
   if (threadIdx.x == 0) {
     store_result<Op>(p.output, r, p.groups);
+    store_root<Op>(p, r);
     if (gridDim.x > 1) *p.ticket = 0u;
   }
 }

@@ -54,8 +54,10 @@
  * and for any stride (GR_HOST_FN). */
 #if defined(__GNUC__)
 #define GR_ALWAYS_INLINE inline __attribute__((always_inline))
+#define GR_UNUSED __attribute__((unused))
 #else
 #define GR_ALWAYS_INLINE inline
+#define GR_UNUSED
 #endif
 
 /* ---- element readers ------------------------------------------------------ */
@@ -394,9 +396,8 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
     GR_TREE_FOLD(stack, t1 - t0, r, COMB);                                            \
     return r;                                                                         \
   }                                                                                   \
-  static void NAME(const void *input, const void *input2, uint64_t n, int64_t stride,  \
-                   void *output, void *workspace) {                                   \
-    const IN_T *x = (const IN_T *)input, *y = (const IN_T *)input2;                   \
+  static A_T NAME##_root(const IN_T *x, const IN_T *y, uint64_t n, int64_t stride,     \
+                         void *workspace) {                                           \
     A_T r = IDENT;                                                                    \
     if (!workspace) {                                                                 \
       const uint64_t tiles = gr_tile_count(n, sizeof(IN_T));                          \
@@ -419,9 +420,38 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
       }                                                                               \
       GR_TREE_FOLD(stack, (uint64_t)groups, r, COMB);                                 \
     }                                                                                 \
+    return r;                                                                         \
+  }                                                                                   \
+  static void NAME(const void *input, const void *input2, uint64_t n, int64_t stride,  \
+                   void *output, void *workspace) {                                   \
+    const A_T r = NAME##_root((const IN_T *)input, (const IN_T *)input2, n, stride,   \
+                              workspace);                                             \
     const OUT_T out = FIN(r, n);                                                      \
     memcpy(output, &out, sizeof out);                                                 \
-  }
+  }                                                                                   \
+  /* The accumulator interface of host.h (struct gr_host_acc_ops), for the            \
+   * partial results; the dot products' are never used. */                           \
+  GR_UNUSED static void NAME##_acc(const void *input, uint64_t n, void *acc,          \
+                                   void *workspace) {                                 \
+    const A_T r = NAME##_root((const IN_T *)input, NULL, n, 1, workspace);            \
+    memcpy(acc, &r, sizeof r);                                                        \
+  }                                                                                   \
+  GR_UNUSED static void NAME##_comb(void *a, const void *b) {                         \
+    A_T l, r;                                                                         \
+    memcpy(&l, a, sizeof l);                                                          \
+    memcpy(&r, b, sizeof r);                                                          \
+    l = COMB(l, r);                                                                   \
+    memcpy(a, &l, sizeof l);                                                          \
+  }                                                                                   \
+  GR_UNUSED static void NAME##_fin(const void *acc, uint64_t n, void *output) {       \
+    A_T r;                                                                            \
+    (void)n; /* most finishers ignore it */                                           \
+    memcpy(&r, acc, sizeof r);                                                        \
+    const OUT_T out = FIN(r, n);                                                      \
+    memcpy(output, &out, sizeof out);                                                 \
+  }                                                                                   \
+  GR_UNUSED static const struct gr_host_acc_ops NAME##_ops = {sizeof(A_T), NAME##_acc, \
+                                                              NAME##_comb, NAME##_fin};
 
 /* ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE: the same accumulation as
  * without it (so the same index), a finisher that also writes the value;
@@ -545,6 +575,37 @@ static const host_fn host_f32_in_f64[GPUREDUCE_OP_COUNT] = {
     [GPUREDUCE_SUM_SQUARES] = f32d_sum_squares,
     [GPUREDUCE_NRM2] = f32d_nrm2,
     [GPUREDUCE_MEAN_VAR] = f32d_mean_var};
+
+/* The accumulator interfaces, in the tables' shapes. */
+#define GR_OPS_ROW(T)                                                                       \
+  {&T##_sum_ops,    &T##_prod_ops,    &T##_min_ops,         &T##_max_ops,  &T##_argmin_ops, \
+   &T##_argmax_ops, &T##_sum_abs_ops, &T##_sum_squares_ops, &T##_nrm2_ops, &T##_mean_var_ops}
+static const struct gr_host_acc_ops *const host_ops_table[GPUREDUCE_TYPE_COUNT]
+                                                         [GPUREDUCE_OP_COUNT] = {
+    GR_OPS_ROW(f16), GR_OPS_ROW(bf16), GR_OPS_ROW(f32), GR_OPS_ROW(f64), GR_OPS_ROW(i8),
+    GR_OPS_ROW(u8),  GR_OPS_ROW(i32),  GR_OPS_ROW(u32), GR_OPS_ROW(i64), GR_OPS_ROW(u64)};
+#define GR_WV_OPS_ROW(T) \
+  {[GPUREDUCE_ARGMIN] = &T##_argmin_wv_ops, [GPUREDUCE_ARGMAX] = &T##_argmax_wv_ops}
+static const struct gr_host_acc_ops *const host_ops_with_value[GPUREDUCE_TYPE_COUNT]
+                                                              [GPUREDUCE_OP_COUNT] = {
+    GR_WV_OPS_ROW(f16), GR_WV_OPS_ROW(bf16), GR_WV_OPS_ROW(f32), GR_WV_OPS_ROW(f64),
+    GR_WV_OPS_ROW(i8),  GR_WV_OPS_ROW(u8),   GR_WV_OPS_ROW(i32), GR_WV_OPS_ROW(u32),
+    GR_WV_OPS_ROW(i64), GR_WV_OPS_ROW(u64)};
+static const struct gr_host_acc_ops *const host_ops_f32_in_f64[GPUREDUCE_OP_COUNT] = {
+    [GPUREDUCE_SUM] = &f32d_sum_ops,
+    [GPUREDUCE_PROD] = &f32d_prod_ops,
+    [GPUREDUCE_SUM_ABS] = &f32d_sum_abs_ops,
+    [GPUREDUCE_SUM_SQUARES] = &f32d_sum_squares_ops,
+    [GPUREDUCE_NRM2] = &f32d_nrm2_ops,
+    [GPUREDUCE_MEAN_VAR] = &f32d_mean_var_ops};
+
+const struct gr_host_acc_ops *gr_host_acc_ops_for(gpureduce_type_t type, gpureduce_op_t op,
+                                                  unsigned flags) {
+  if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return NULL;
+  if (flags & GPUREDUCE_ACCUMULATE_F64) return host_ops_f32_in_f64[op];
+  if (flags & GPUREDUCE_WITH_VALUE) return host_ops_with_value[type][op];
+  return host_ops_table[type][op];
+}
 
 /* The function of (type, op, flags), or NULL with the handle's message
  * set. */

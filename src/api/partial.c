@@ -1,0 +1,494 @@
+/*
+ * api/partial.c - gpureduce_partial_bytes(), gpureduce_partial_reduce(),
+ * gpureduce_partial_combine() and gpureduce_set_last_message(): one array
+ * reduced in parts, with the bits of the whole (doc/ORDER.md, "Partial
+ * results").
+ *
+ * A part [o, o + m) of an array of N elements, with tiles of te elements,
+ * has three pieces:
+ *   head   [o, min(o + m, A te)), A = ceil(o / te): the end of a tile that
+ *          began before the part (empty when o is a tile boundary);
+ *   whole  the tiles [A, B') that lie inside the part, B' = max(A, B), B =
+ *          floor((o + m) / te), or the tile count when o + m == N (the last
+ *          tile is whole at the array's end);
+ *   tail   [B' te, o + m): the start of a tile that ends after the part.
+ * The whole tiles split into canonical nodes: from p = A, the largest
+ * aligned block [p, p + 2^j) (p a multiple of 2^j) that fits, again and
+ * again.  Each node is a subtree of the tile tree, so the reduction of its
+ * elements as an array of their own (tiles counted from its first) is
+ * the value the whole array's tree has there: its root accumulator goes
+ * into the partial (the CUDA kernel's or the host backend's, the same
+ * bits).  The head and tail go in as raw elements.
+ *
+ * The combine walks the parts in offset order: a head (and a part inside
+ * one tile) fills the tile pending from the previous part's tail; a tile
+ * that is complete is reduced on the host, and its value and the nodes go
+ * into a binary counter over the tile index, at their levels, which is
+ * the counter of order/tree.h (a node of level j at p stands for its 2^j
+ * tiles: the counter then holds nothing below level j); the fold and the
+ * finish are the whole array's.
+ *
+ * The partial, host memory, a multiple of 8 bytes (struct layout below):
+ *   header (96 bytes) | node roots (nodes x acc_bytes, padded to 8) |
+ *   head elements | tail elements | zeros to a multiple of 8.
+ * Its float fields hold NaNs as the canonical quiet NaN, so the bytes do
+ * not depend on the backend (a NaN's payload does; nothing else of a NaN
+ * reaches a result).  ARGMIN's and ARGMAX's node indices are global.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/args.h"
+#include "api/handle.h"
+#include "cuda/cuda.h"
+#include "host/host.h"
+#include "order/order.h"
+
+#define GR_PARTIAL_MAGIC 0x31505247u /* "GRP1" in memory order */
+#define GR_PARTIAL_MAX_NODES 128u
+#define GR_PARTIAL_KIND_REDUCE 0u /* room for the batched and dot partials */
+
+struct gr_partial_header {
+  uint32_t magic, layout, order_version, kind;
+  uint32_t type, op, flags, acc_bytes;
+  uint32_t nodes, reserved0;
+  uint64_t batch; /* 1 */
+  uint64_t n_global, offset, n_local;
+  uint64_t head, tail; /* elements carried raw */
+  uint64_t bytes;      /* the whole partial */
+};
+_Static_assert(sizeof(struct gr_partial_header) == 96, "the header is 96 bytes");
+_Static_assert(GPUREDUCE_PARTIAL_MAX_BYTES >= 96 + GR_PARTIAL_MAX_NODES * GR_ROOT_BYTES +
+                                                 2 * GR_TILE_CHUNKS * GR_CHUNK_BYTES,
+               "GPUREDUCE_PARTIAL_MAX_BYTES holds the largest partial");
+
+/* The pieces of a part (see the top of the file). */
+struct gr_cut {
+  uint64_t te;           /* elements of a tile */
+  uint64_t tiles;        /* tiles of the whole array */
+  uint64_t head0, head1; /* [head0, head1) */
+  uint64_t whole0, whole1;
+  uint64_t tail0, tail1;
+  unsigned nodes;
+};
+
+static uint64_t round8(uint64_t b) { return (b + 7) & ~(uint64_t)7; }
+
+/* The largest aligned block from tile p within [p, end): its log2. */
+static unsigned node_level(uint64_t p, uint64_t end) {
+  unsigned j = 0;
+  while (j < 63 && (p & ((uint64_t)1 << j)) == 0 && p + ((uint64_t)2 << j) <= end) ++j;
+  return j;
+}
+
+/* The pieces of [o, o + m) of n elements of es bytes; 0 when the part does
+ * not fit in the array or the array in the address space. */
+static int cut_part(uint64_t m, uint64_t o, uint64_t n, size_t es, struct gr_cut *c) {
+  if (o > n || m > n - o || n > UINT64_MAX / 2 / es) return 0;
+  const uint64_t te = (uint64_t)GR_TILE_CHUNKS * (GR_CHUNK_BYTES / es), e = o + m;
+  c->te = te;
+  c->tiles = gr_tile_count(n, es);
+  const uint64_t a = o / te + (o % te != 0);
+  const uint64_t b = e == n ? c->tiles : e / te;
+  const uint64_t w1 = b > a ? b : a;
+  c->head0 = o;
+  c->head1 = a * te < e ? a * te : e;
+  c->whole0 = a;
+  c->whole1 = w1;
+  c->tail0 = w1 * te < e ? w1 * te : e;
+  c->tail1 = e;
+  if (c->head1 < c->head0) c->head1 = c->head0;
+  c->nodes = 0;
+  for (uint64_t p = a; p < w1; p += (uint64_t)1 << node_level(p, w1)) ++c->nodes;
+  return 1;
+}
+
+static uint64_t partial_size(const struct gr_cut *c, size_t acc_bytes, size_t es) {
+  return sizeof(struct gr_partial_header) + round8((uint64_t)c->nodes * acc_bytes) +
+         round8(((c->head1 - c->head0) + (c->tail1 - c->tail0)) * es);
+}
+
+/* The accumulator's floating-point fields: how many lead it, and their
+ * width (0 for integer accumulators). */
+static void float_fields(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, int *count,
+                         int *width) {
+  const int is_float = type == GPUREDUCE_F16 || type == GPUREDUCE_BF16 ||
+                       type == GPUREDUCE_F32 || type == GPUREDUCE_F64;
+  const int wide = type == GPUREDUCE_F64 || (flags & GPUREDUCE_ACCUMULATE_F64) != 0;
+  *width = wide || !is_float ? 8 : 4; /* integers: 64-bit values, or double */
+  switch (op) {
+    case GPUREDUCE_NRM2: *count = 3; return;
+    case GPUREDUCE_MEAN_VAR: *count = 2; return;
+    default: *count = is_float; return;
+  }
+}
+
+/* The accumulator's bytes as every backend writes them: NaNs canonical,
+ * and the padding of an ARGMIN or ARGMAX accumulator of a 4-byte value
+ * (bytes 4 .. 7) zero. */
+static void canonical_nans(unsigned char *acc, int count, int width);
+static void canonical_acc(unsigned char *acc, gpureduce_op_t op, int count, int width) {
+  canonical_nans(acc, count, width);
+  if ((op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) && width == 4) memset(acc + 4, 0, 4);
+}
+
+static void canonical_nans(unsigned char *acc, int count, int width) {
+  for (int k = 0; k < count; ++k) {
+    unsigned char *f = acc + k * width;
+    if (width == 4) {
+      float v;
+      memcpy(&v, f, 4);
+      if (v != v) memcpy(f, &(uint32_t){0x7fffffffu}, 4);
+    } else {
+      double v;
+      memcpy(&v, f, 8);
+      if (v != v) memcpy(f, &(uint64_t){0x7fffffffffffffffull}, 8);
+    }
+  }
+}
+
+/* ARGMIN's and ARGMAX's accumulator holds its index at byte 8 (cuda/ops.cuh
+ * ValueIndex, host/backend.c pair_*), counted from the array reduced;
+ * make it global.  The identity's UINT64_MAX stays. */
+static void shift_index(unsigned char *acc, gpureduce_op_t op, uint64_t base) {
+  if (op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX) return;
+  uint64_t i;
+  memcpy(&i, acc + 8, 8);
+  if (i != UINT64_MAX) i += base;
+  memcpy(acc + 8, &i, 8);
+}
+
+static int needs_elements(gpureduce_op_t op) {
+  return op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX || op == GPUREDUCE_MEAN_VAR;
+}
+
+size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, uint64_t n_global,
+                               gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  if (gpureduce_result_size(type, op, flags) == 0) return 0;
+  const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
+  struct gr_cut c;
+  if (!ops || !cut_part(n_local, offset, n_global, gpureduce_type_size(type), &c)) return 0;
+  return (size_t)partial_size(&c, ops->acc_bytes, gpureduce_type_size(type));
+}
+
+gpureduce_status_t gpureduce_set_last_message(gpureduce_handle_t handle, gpureduce_status_t status,
+                                              const char *message) {
+  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  if (!message) {
+    handle->message[0] = '\0';
+    return status;
+  }
+  return gr_fail(handle, status, "%s", message);
+}
+
+/* Bytes of the part's [a, b) elements (global indices) at input, offset o,
+ * to dst (host memory). */
+static gpureduce_status_t copy_elements(gpureduce_handle_t h, unsigned char *dst,
+                                        const void *input, uint64_t o, uint64_t a, uint64_t b,
+                                        size_t es) {
+  if (b == a) return GPUREDUCE_SUCCESS;
+  const unsigned char *src = (const unsigned char *)input + (a - o) * es;
+  if (h->device == GPUREDUCE_DEVICE_HOST) {
+    memcpy(dst, src, (b - a) * es);
+    return GPUREDUCE_SUCCESS;
+  }
+  return gr_cuda_copy(h, dst, src, (b - a) * es, 0);
+}
+
+gpureduce_status_t gpureduce_partial_reduce(const void *input, size_t n_local, uint64_t offset,
+                                            uint64_t n_global, gpureduce_type_t type,
+                                            gpureduce_op_t op, unsigned flags, void *partial,
+                                            gpureduce_handle_t handle) {
+  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  gpureduce_handle_t h = handle;
+  h->message[0] = '\0';
+  size_t rs;
+  gpureduce_status_t s;
+  if ((s = gr_check_kind(h, type, op, flags, &rs)) != GPUREDUCE_SUCCESS) return s;
+  if (!partial) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "partial is NULL");
+  if ((uintptr_t)partial % 8)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "partial (%p) is not aligned to 8 bytes", partial);
+  if ((s = gr_check_input(h, input, n_local, type, "input")) != GPUREDUCE_SUCCESS) return s;
+  const size_t es = gpureduce_type_size(type);
+  struct gr_cut c;
+  if (!cut_part(n_local, offset, n_global, es, &c))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "the part [%llu, %llu + %llu) does not lie in an array of n_global = %llu "
+                   "elements that fits in the address space",
+                   (unsigned long long)offset, (unsigned long long)offset,
+                   (unsigned long long)n_local, (unsigned long long)n_global);
+  if (n_global == 0 && needs_elements(op))
+    return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of an empty array (n_global == 0)",
+                   gpureduce_op_name(op));
+  if (n_local > 0 && (s = gr_check_space(h, input, "input")) != GPUREDUCE_SUCCESS) return s;
+  const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
+  if (!ops)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no partial result for %s %s",
+                   gpureduce_type_name(type), gpureduce_op_name(op));
+
+  /* The nodes: element ranges of the part's input, and their roots. */
+  uint64_t ranges[GR_PARTIAL_MAX_NODES][2];
+  unsigned char roots[GR_PARTIAL_MAX_NODES * GR_ROOT_BYTES];
+  unsigned k = 0;
+  for (uint64_t p = c.whole0; p < c.whole1; ++k) {
+    const uint64_t q = p + ((uint64_t)1 << node_level(p, c.whole1));
+    const uint64_t a = p * c.te, b = q * c.te < offset + n_local ? q * c.te : offset + n_local;
+    ranges[k][0] = a - offset;
+    ranges[k][1] = b - a;
+    p = q;
+  }
+  if (h->device == GPUREDUCE_DEVICE_HOST) {
+    for (unsigned j = 0; j < k; ++j)
+      ops->reduce((const unsigned char *)input + ranges[j][0] * es, ranges[j][1],
+                  roots + (size_t)j * GR_ROOT_BYTES, h->workspace);
+  } else if (k > 0) {
+    s = gr_cuda_reduce_nodes(h, input, (const uint64_t(*)[2])ranges, k, type, op, flags, roots);
+    if (s != GPUREDUCE_SUCCESS) return s;
+  }
+
+  /* The raw elements first (the one step that can fail, on CUDA), then
+   * the nodes and the header. */
+  unsigned char *out = (unsigned char *)partial;
+  const uint64_t bytes = partial_size(&c, ops->acc_bytes, es);
+  const uint64_t nodes_bytes = round8((uint64_t)k * ops->acc_bytes);
+  unsigned char *raw = out + sizeof(struct gr_partial_header) + nodes_bytes;
+  const uint64_t head = c.head1 - c.head0, tail = c.tail1 - c.tail0;
+  if ((s = copy_elements(h, raw, input, offset, c.head0, c.head1, es)) != GPUREDUCE_SUCCESS ||
+      (s = copy_elements(h, raw + head * es, input, offset, c.tail0, c.tail1, es)) !=
+          GPUREDUCE_SUCCESS)
+    return s;
+  memset(raw + (head + tail) * es, 0, (size_t)(out + bytes - (raw + (head + tail) * es)));
+  unsigned char *node = out + sizeof(struct gr_partial_header);
+  memset(node, 0, nodes_bytes);
+  int fcount, fwidth;
+  float_fields(type, op, flags, &fcount, &fwidth);
+  for (unsigned j = 0; j < k; ++j, node += ops->acc_bytes) {
+    memcpy(node, roots + (size_t)j * GR_ROOT_BYTES, ops->acc_bytes);
+    canonical_acc(node, op, fcount, fwidth);
+    shift_index(node, op, offset + ranges[j][0]);
+  }
+  struct gr_partial_header hd;
+  memset(&hd, 0, sizeof hd);
+  hd.magic = GR_PARTIAL_MAGIC;
+  hd.layout = GPUREDUCE_PARTIAL_LAYOUT;
+  hd.order_version = GPUREDUCE_ORDER_VERSION;
+  hd.kind = GR_PARTIAL_KIND_REDUCE;
+  hd.type = (uint32_t)type;
+  hd.op = (uint32_t)op;
+  hd.flags = flags;
+  hd.acc_bytes = (uint32_t)ops->acc_bytes;
+  hd.nodes = k;
+  hd.batch = 1;
+  hd.n_global = n_global;
+  hd.offset = offset;
+  hd.n_local = n_local;
+  hd.head = head;
+  hd.tail = tail;
+  hd.bytes = bytes;
+  memcpy(out, &hd, sizeof hd);
+  return GPUREDUCE_SUCCESS;
+}
+
+/* ---- the combine ----------------------------------------------------------- */
+
+struct part_ref {
+  const struct gr_partial_header *h;
+  const unsigned char *nodes, *raw;
+};
+
+static int by_offset(const void *a, const void *b) {
+  const struct part_ref *x = (const struct part_ref *)a, *y = (const struct part_ref *)b;
+  if (x->h->offset != y->h->offset) return x->h->offset < y->h->offset ? -1 : 1;
+  /* an empty part before a non-empty one at the same offset */
+  return (x->h->n_local > y->h->n_local) - (x->h->n_local < y->h->n_local);
+}
+
+/* The binary counter over the tile index (order/tree.h), on accumulators
+ * of ops->acc_bytes bytes. */
+struct counter {
+  const struct gr_host_acc_ops *ops;
+  unsigned char stack[64][GR_ROOT_BYTES];
+};
+
+/* The value v of the aligned block of 2^level tiles from tile index. */
+static void counter_push(struct counter *c, uint64_t index, unsigned level, unsigned char *v) {
+  unsigned char left[GR_ROOT_BYTES];
+  uint64_t i = index >> level;
+  unsigned l = level;
+  for (; i & 1; i >>= 1, ++l) {
+    memcpy(left, c->stack[l], c->ops->acc_bytes);
+    c->ops->combine(left, v); /* left op right */
+    memcpy(v, left, c->ops->acc_bytes);
+  }
+  memcpy(c->stack[l], v, c->ops->acc_bytes);
+}
+
+/* The root of the tree over `tiles` tiles, all pushed. */
+static void counter_fold(struct counter *c, uint64_t tiles, unsigned char *r) {
+  unsigned char left[GR_ROOT_BYTES];
+  int have = 0;
+  for (unsigned l = 0; tiles; tiles >>= 1, ++l) {
+    if (!(tiles & 1)) continue;
+    if (have) {
+      memcpy(left, c->stack[l], c->ops->acc_bytes);
+      c->ops->combine(left, r);
+      memcpy(r, left, c->ops->acc_bytes);
+    } else {
+      memcpy(r, c->stack[l], c->ops->acc_bytes);
+      have = 1;
+    }
+  }
+}
+
+static gpureduce_status_t bad(gpureduce_handle_t h, const char *fmt, unsigned long long a,
+                              unsigned long long b) {
+  return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, fmt, a, b);
+}
+
+/* The partial at p (bytes left: left): its header checked against the
+ * first one's (first, NULL for the first itself). */
+static gpureduce_status_t read_partial(gpureduce_handle_t h, const unsigned char *p, size_t left,
+                                       size_t index, const struct gr_partial_header *first,
+                                       struct part_ref *ref) {
+  const struct gr_partial_header *hd = (const struct gr_partial_header *)p;
+  if (left < sizeof *hd)
+    return bad(h, "partial %llu: only %llu bytes left, less than a header", index, left);
+  if (hd->magic != GR_PARTIAL_MAGIC || hd->kind != GR_PARTIAL_KIND_REDUCE || hd->batch != 1)
+    return bad(h, "partial %llu is not a gpureduce partial result (magic 0x%llx)", index,
+               hd->magic);
+  if (hd->layout != GPUREDUCE_PARTIAL_LAYOUT || hd->order_version != GPUREDUCE_ORDER_VERSION)
+    return bad(h, "partial %llu has layout %llu; this library reads layout 1, order version 1",
+               index, hd->layout);
+  if (first && (hd->type != first->type || hd->op != first->op || hd->flags != first->flags ||
+                hd->n_global != first->n_global))
+    return bad(h, "partial %llu has another type, op, flags or n_global than partial 0 "
+                  "(n_global %llu)", index, (unsigned long long)hd->n_global);
+  const gpureduce_type_t type = (gpureduce_type_t)hd->type;
+  const gpureduce_op_t op = (gpureduce_op_t)hd->op;
+  const size_t want = gpureduce_partial_bytes(hd->n_local, hd->offset, hd->n_global, type, op,
+                                              hd->flags);
+  struct gr_cut c;
+  if (want == 0 || hd->bytes != want || want > left ||
+      !cut_part(hd->n_local, hd->offset, hd->n_global, gpureduce_type_size(type), &c) ||
+      hd->nodes != c.nodes || hd->head != c.head1 - c.head0 || hd->tail != c.tail1 - c.tail0)
+    return bad(h, "partial %llu is damaged or cut short (%llu bytes left)", index, left);
+  ref->h = hd;
+  ref->nodes = p + sizeof *hd;
+  ref->raw = ref->nodes + round8((uint64_t)hd->nodes * hd->acc_bytes);
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes, void *output,
+                                             gpureduce_handle_t handle) {
+  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  gpureduce_handle_t h = handle;
+  h->message[0] = '\0';
+  if (!partials) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "partials is NULL");
+  if ((uintptr_t)partials % 8)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "partials (%p) is not aligned to 8 bytes", partials);
+  if (bytes == 0)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "no partials (bytes is 0)");
+  if (!output) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "output is NULL");
+
+  /* Count and check the partials, then list them in offset order. */
+  const unsigned char *base = (const unsigned char *)partials;
+  struct part_ref first;
+  gpureduce_status_t s = read_partial(h, base, bytes, 0, NULL, &first);
+  if (s != GPUREDUCE_SUCCESS) return s;
+  size_t count = 0;
+  for (size_t at = 0; at < bytes; ++count) {
+    struct part_ref r;
+    if ((s = read_partial(h, base + at, bytes - at, count, first.h, &r)) != GPUREDUCE_SUCCESS)
+      return s;
+    at += r.h->bytes;
+  }
+  const gpureduce_type_t type = (gpureduce_type_t)first.h->type;
+  const gpureduce_op_t op = (gpureduce_op_t)first.h->op;
+  const unsigned flags = first.h->flags;
+  const uint64_t n = first.h->n_global;
+  const size_t es = gpureduce_type_size(type), rs = gpureduce_result_size(type, op, flags);
+  if ((uintptr_t)output % rs)
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "output (%p) is not aligned to its %zu bytes", output, rs);
+  if (n == 0 && needs_elements(op))
+    return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of an empty array (n_global == 0)",
+                   gpureduce_op_name(op));
+  if ((s = gr_check_space(h, output, "output")) != GPUREDUCE_SUCCESS) return s;
+  struct part_ref small[64], *refs = small;
+  if (count > 64 && !(refs = (struct part_ref *)malloc(count * sizeof *refs)))
+    return gr_fail(h, GPUREDUCE_ERROR_OUT_OF_MEMORY, "cannot list %zu partials", count);
+  for (size_t at = 0, k = 0; k < count; ++k) {
+    (void)read_partial(h, base + at, bytes - at, k, first.h, &refs[k]);
+    at += refs[k].h->bytes;
+  }
+  qsort(refs, count, sizeof *refs, by_offset);
+
+  const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
+  struct counter ctr;
+  ctr.ops = ops;
+  unsigned char v[GR_ROOT_BYTES], pending[GR_TILE_CHUNKS * GR_CHUNK_BYTES];
+  uint64_t covered = 0, pend_tile = 0, pend_fill = 0; /* elements of the pending tile held */
+  int fcount, fwidth;
+  float_fields(type, op, flags, &fcount, &fwidth);
+  for (size_t k = 0; k < count && s == GPUREDUCE_SUCCESS; ++k) {
+    const struct gr_partial_header *hd = refs[k].h;
+    if (hd->n_local == 0) continue;
+    if (hd->offset != covered) {
+      s = bad(h, hd->offset < covered ? "two parts hold element %llu (a part starts at %llu)"
+                                      : "no part holds element %llu (the next starts at %llu)",
+              (unsigned long long)(hd->offset < covered ? hd->offset : covered),
+              (unsigned long long)hd->offset);
+      break;
+    }
+    covered += hd->n_local;
+    struct gr_cut c;
+    cut_part(hd->n_local, hd->offset, n, es, &c);
+    const unsigned char *raw = refs[k].raw;
+    /* the head continues the pending tile (or starts it, at a tile's start) */
+    if (c.head1 > c.head0) {
+      if (pend_fill == 0) pend_tile = c.head0 / c.te;
+      memcpy(pending + pend_fill * es, raw, (c.head1 - c.head0) * es);
+      pend_fill += c.head1 - c.head0;
+      raw += (c.head1 - c.head0) * es;
+      const uint64_t start = pend_tile * c.te, full = n - start < c.te ? n - start : c.te;
+      if (pend_fill == full) {
+        ops->reduce(pending, full, v, NULL);
+        canonical_acc(v, op, fcount, fwidth);
+        shift_index(v, op, start);
+        counter_push(&ctr, pend_tile, 0, v);
+        pend_fill = 0;
+      }
+    }
+    const unsigned char *node = refs[k].nodes;
+    for (uint64_t p = c.whole0; p < c.whole1; node += hd->acc_bytes) {
+      const unsigned j = node_level(p, c.whole1);
+      memcpy(v, node, hd->acc_bytes);
+      counter_push(&ctr, p, j, v);
+      p += (uint64_t)1 << j;
+    }
+    if (c.tail1 > c.tail0) {
+      pend_tile = c.tail0 / c.te;
+      memcpy(pending, raw, (c.tail1 - c.tail0) * es);
+      pend_fill = c.tail1 - c.tail0;
+    }
+  }
+  if (refs != small) free(refs);
+  if (s != GPUREDUCE_SUCCESS) return s;
+  if (covered != n)
+    return bad(h, "the parts end at element %llu of n_global = %llu", covered,
+               (unsigned long long)n);
+
+  unsigned char root[GR_ROOT_BYTES], result[16];
+  ops->reduce(NULL, 0, root, NULL); /* the identity, for n == 0 */
+  counter_fold(&ctr, gr_tile_count(n, es), root);
+  ops->finish(root, n, result);
+  if (h->device == GPUREDUCE_DEVICE_HOST) {
+    memcpy(output, result, rs);
+    return GPUREDUCE_SUCCESS;
+  }
+  return gr_cuda_copy(h, output, result, rs, 1);
+}
