@@ -25,6 +25,7 @@
 #include <cuda_runtime_api.h>
 
 #include "partial.h"
+#include "segments.h" /* sg_quick */
 
 #define GIB ((size_t)1 << 30)
 #define TWO32 ((uint64_t)1 << 32)
@@ -95,6 +96,7 @@ static void cuda_partial_memory_spaces(void **state) {
 /* Past 16384 tiles: groups of four tiles in gpureduce_reduce(). */
 static void cuda_partial_large(void **state) {
   (void)state;
+  if (sg_quick()) skip(); /* (GPUREDUCE_TEST_QUICK) */
   static const enum pt_family fams[] = {PT_RANDOM, PT_ODD_TILES, PT_NEAR_TILES};
   static const struct {
     gpureduce_type_t type;
@@ -171,6 +173,7 @@ static void huge_case(const unsigned char *d, uint64_t N, uint64_t c1, uint64_t 
 
 static void cuda_partial_huge(void **state) {
   (void)state;
+  if (sg_quick()) skip(); /* (GPUREDUCE_TEST_QUICK) */
   size_t free_bytes = 0, total_bytes = 0;
   CK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < 6 * GIB) {
@@ -220,10 +223,10 @@ int main(void) {
   cmocka_set_message_output(CM_OUTPUT_TAP);
   partial_use(&bt_cuda_backend);
   const struct CMUnitTest tests[] = {
-      PARTIAL_TESTS,
       cmocka_unit_test(cuda_partial_memory_spaces),
       cmocka_unit_test(cuda_partial_large),
       cmocka_unit_test(cuda_partial_huge),
+      PARTIAL_TESTS, /* (pt_damaged_headers last) */
   };
   return cmocka_run_group_tests_name("test-partial (CUDA)", tests, partial_setup,
                                      partial_teardown);

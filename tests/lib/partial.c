@@ -332,6 +332,8 @@ static size_t checked_bytes(uint64_t n_local, uint64_t offset, uint64_t n_global
   const size_t bytes = gpureduce_partial_bytes(n_local, offset, n_global, type, op, flags);
   const uint64_t raw = pt_raw_elements(n_local, offset, n_global, type);
   const unsigned es = TU_TYPE(type)->size;
+  check_true(bytes > 0, "%s: gpureduce_partial_bytes() is not 0 (the part lies in the array; "
+             "partial.h gives 0 only for an invalid kind or a part beyond n_global)", what);
   check_true(bytes % 8 == 0, "%s: its partial's %zu bytes are a multiple of 8", what, bytes);
   check_true(bytes <= GPUREDUCE_PARTIAL_MAX_BYTES,
              "%s: its partial's %zu bytes are at most GPUREDUCE_PARTIAL_MAX_BYTES (%zu)", what,
@@ -540,8 +542,10 @@ void pt_every_kind(void **state) {
   gpureduce_op_t op;
   unsigned flags;
   while (pt_next_kind(&k, &type, &op, &flags)) {
+    if (sg_quick() && k % 7 != 1) continue;
     size_t sizes[32];
-    const size_t ns = every_kind_sizes(type, sizes);
+    size_t ns = every_kind_sizes(type, sizes);
+    if (sg_quick() && ns > 10) ns = 10; /* a few elements, 1 and 2 tiles */
     char stream[100];
     snprintf(stream, sizeof stream, "partial every kind %s", kind(type, op, flags));
     tu_rng r;
@@ -560,7 +564,9 @@ void pt_every_kind(void **state) {
 }
 
 /* 301 tiles (77 elements in the last): deep tile trees, parts of many
- * canonical nodes. */
+ * canonical nodes.  The kinds whose type and op numbers add up to a
+ * multiple of 4: 31 of them, every type and every op among them, flags
+ * included. */
 void pt_few_hundred_tiles(void **state) {
   (void)state;
   static const enum pt_family fams[] = {PT_RANDOM, PT_NEAR_TILES, PT_ODD_TILES};
@@ -569,8 +575,9 @@ void pt_few_hundred_tiles(void **state) {
   gpureduce_op_t op;
   unsigned flags;
   while (pt_next_kind(&k, &type, &op, &flags))
-    pt_check_random(type, op, flags, 300 * tu_tile_elems(type) + 77, fams, COUNT(fams),
-                    "few hundred tiles");
+    if (((int)type + (int)op) % 4 == 0 && (!sg_quick() || k % 3 == 1))
+      pt_check_random(type, op, flags, 300 * tu_tile_elems(type) + 77, fams, COUNT(fams),
+                      "few hundred tiles");
 }
 
 /* Past GR_MAX_ROOTS (8192) tiles, where gpureduce_reduce() reduces groups
@@ -584,6 +591,7 @@ void pt_tile_groups(void **state) {
     unsigned flags;
   } kinds[] = {{GPUREDUCE_F64, GPUREDUCE_SUM, 0},
                {GPUREDUCE_F64, GPUREDUCE_ARGMAX, GPUREDUCE_WITH_VALUE}};
+  if (sg_quick()) skip(); /* (GPUREDUCE_TEST_QUICK) */
   for (size_t i = 0; i < COUNT(kinds); ++i)
     pt_check_random(kinds[i].type, kinds[i].op, kinds[i].flags,
                     8195 * tu_tile_elems(kinds[i].type) - 3, fams, COUNT(fams), "tile groups");
@@ -727,6 +735,24 @@ struct range {
   uint64_t n_local, offset, n_global;
 };
 
+/* The extreme parts of an array of N elements (te a tile): everything;
+ * an empty part at either end; the last element; from inside tile 0 to
+ * inside tile T-2, te-1 raw elements at each end and the whole tiles from
+ * tile 1 between them, the most canonical nodes; from inside tile 1 to
+ * the end; all but the last element.  Returns how many (7). */
+static size_t extreme_parts(uint64_t N, uint64_t te, struct range *p) {
+  const uint64_t T = N / te + (N % te != 0);
+  size_t k = 0;
+  p[k++] = (struct range){N, 0, N};
+  p[k++] = (struct range){0, N, N};
+  p[k++] = (struct range){0, 0, N};
+  p[k++] = (struct range){1, N - 1, N};
+  p[k++] = (struct range){(T - 1) * te - 2, 1, N};
+  p[k++] = (struct range){N - te - 1, te + 1, N};
+  p[k++] = (struct range){N - 1, 0, N};
+  return k;
+}
+
 void pt_bytes(void **state) {
   (void)state;
   /* valid exactly where gpureduce_result_size() has a result, which
@@ -749,37 +775,20 @@ void pt_bytes(void **state) {
                      ti, oi, flags);
       }
 
-  /* every kind, ordinary and extreme parts */
-  const uint64_t big[] = {(uint64_t)1 << 63, ((uint64_t)1 << 63) - 1,
-                          ((uint64_t)1 << 63) + 12345, UINT64_MAX};
+  /* every kind, ordinary and extreme parts: n_global up to 2^63 bytes */
   int k = 0;
   gpureduce_type_t type;
   gpureduce_op_t op;
   unsigned flags;
   size_t largest = 0;
   while (pt_next_kind(&k, &type, &op, &flags)) {
-    const uint64_t te = tu_tile_elems(type);
-    struct range parts[64] = {{0, 0, 0},          {1, 0, 1},           {te, 0, te},
-                   {te - 1, 1, te},    {3, te - 2, 2 * te}, {5 * te, te + 1, 9 * te},
-                   {0, 9 * te, 9 * te}, {te, te, 3 * te + 1}};
+    const uint64_t te = tu_tile_elems(type), es = TU_TYPE(type)->size;
+    struct range parts[32] = {{0, 0, 0},          {1, 0, 1},           {te, 0, te},
+                              {te - 1, 1, te},    {3, te - 2, 2 * te}, {5 * te, te + 1, 9 * te},
+                              {0, 9 * te, 9 * te}, {te, te, 3 * te + 1}};
     size_t np = 8;
-    for (size_t i = 0; i < COUNT(big); ++i) {
-      const uint64_t N = big[i];
-      const uint64_t T = N / te + (N % te != 0);
-      /* everything; an empty part at either end; one element */
-      parts[np++] = (struct range){N, 0, N};
-      parts[np++] = (struct range){0, N, N};
-      parts[np++] = (struct range){0, 0, N};
-      parts[np++] = (struct range){1, N - 1, N};
-      /* cut inside tiles 0 and T-2 with te-1 raw elements at each end,
-       * the whole tiles between them from tile 1: the most canonical
-       * nodes */
-      parts[np++] = (struct range){(T - 1) * te - 2, 1, N};
-      /* from inside tile 1 to the end; from the start to inside the last
-       * tile */
-      parts[np++] = (struct range){N - te - 1, te + 1, N};
-      parts[np++] = (struct range){N - 1, 0, N};
-    }
+    np += extreme_parts(((uint64_t)1 << 63) / es - 1, te, parts + np);
+    np += extreme_parts(((uint64_t)1 << 62) / es + 12345, te, parts + np);
     for (size_t i = 0; i < np; ++i) {
       char what[200];
       snprintf(what, sizeof what, "%s, %" PRIu64 " elements from %" PRIu64 " of %" PRIu64,
@@ -789,7 +798,7 @@ void pt_bytes(void **state) {
       if (b > largest) largest = b;
     }
     /* no part: beyond n_global, or offset + n_local overflowing */
-    struct {
+    const struct {
       uint64_t n_local, offset, n_global;
       const char *what;
     } bad[] = {
@@ -808,6 +817,32 @@ void pt_bytes(void **state) {
   }
   print_message("# the largest partial: %zu bytes of GPUREDUCE_PARTIAL_MAX_BYTES %zu\n", largest,
                 GPUREDUCE_PARTIAL_MAX_BYTES);
+}
+
+/* n_global from 2^63 - 1 to 2^64 - 1 elements, whatever their size
+ * (partial.h puts no bound on n_global): every part of extreme_parts. */
+void pt_bytes_past_2_63(void **state) {
+  (void)state;
+  const uint64_t big[] = {((uint64_t)1 << 63) - 1, (uint64_t)1 << 63,
+                          ((uint64_t)1 << 63) + 12345, UINT64_MAX};
+  int k = 0;
+  gpureduce_type_t type;
+  gpureduce_op_t op;
+  unsigned flags;
+  while (pt_next_kind(&k, &type, &op, &flags)) {
+    const uint64_t te = tu_tile_elems(type);
+    for (size_t i = 0; i < COUNT(big); ++i) {
+      struct range parts[8];
+      const size_t np = extreme_parts(big[i], te, parts);
+      for (size_t j = 0; j < np; ++j) {
+        char what[200];
+        snprintf(what, sizeof what, "%s, %" PRIu64 " elements from %" PRIu64 " of %" PRIu64,
+                 kind(type, op, flags), parts[j].n_local, parts[j].offset, parts[j].n_global);
+        (void)checked_bytes(parts[j].n_local, parts[j].offset, parts[j].n_global, type, op,
+                            flags, what);
+      }
+    }
+  }
 }
 
 /* ---- tests: bad arguments -------------------------------------------------------------- */
@@ -1039,6 +1074,22 @@ void pt_combine_errors(void **state) {
                      cases[c].what);
   }
 
+  /* another layout, another order version: the numbers at bytes 4 .. 7
+   * and 8 .. 11 of a layout-1 header (after the magic number), set to 2 */
+  for (int field = 0; field < 2; ++field) {
+    memcpy(C, AT(P0), b[P0]);
+    memcpy(C + b[P0], AT(P1), b[P1]);
+    const uint32_t two = 2;
+    memcpy(C + b[P0] + 4 + 4 * field, &two, sizeof two);
+    memset(ob, OUT_FILL, sizeof ob);
+    B->put(out, ob, sizeof ob);
+    const gpureduce_status_t s = gpureduce_partial_combine(C, b[P0] + b[P1], out, h);
+    B->get(ob, out, sizeof ob);
+    expect_failure(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, s, ob, OUT_FILL, sizeof ob,
+                   "gpureduce_partial_combine() of [0, m) and a partial of %s 2 for [m, N)",
+                   field ? "order version" : "layout");
+  }
+
   /* arguments: the handle, the pointers, their alignment */
   const size_t total = b[P0] + b[P1];
   memcpy(C, AT(P0), b[P0]);
@@ -1161,4 +1212,67 @@ void pt_set_last_message(void **state) {
                "a partial of an empty array");
   check_string("", gpureduce_last_message(h),
                "a call that succeeded after gpureduce_set_last_message() leaves no message");
+}
+
+/* ---- tests: damaged partials ------------------------------------------------------- */
+
+/* Every byte of a partial's 96-byte header damaged in turn (XOR 0x01,
+ * 0x80, 0xff), the partial first or second of two: the combine refuses it
+ * (GPUREDUCE_ERROR_INVALID_ARGUMENT, the output untouched), or, for a
+ * byte it does not read, gives the whole array's bits; nothing else, and
+ * never a byte written past the result.  Partials come from other
+ * processes: a damaged one must not make the combine read or write out
+ * of bounds.  f32 sum (4-byte accumulators) and f64 mean_var (24-byte
+ * ones), parts [0, te+7) and [te+7, 3te+100): nodes, a head and a tail. */
+void pt_damaged_headers(void **state) {
+  (void)state;
+  const gpureduce_handle_t h = battery_handle();
+  static const struct {
+    gpureduce_type_t type;
+    gpureduce_op_t op;
+  } kinds[] = {{GPUREDUCE_F32, GPUREDUCE_SUM}, {GPUREDUCE_F64, GPUREDUCE_MEAN_VAR}};
+  static const unsigned char masks[] = {0x01, 0x80, 0xff};
+  tu_rng r;
+  tu_rng_init(&r, "partial damaged headers");
+  for (size_t ki = 0; ki < COUNT(kinds); ++ki) {
+    const gpureduce_type_t type = kinds[ki].type;
+    const gpureduce_op_t op = kinds[ki].op;
+    const unsigned es = TU_TYPE(type)->size;
+    const size_t te = tu_tile_elems(type), N = 3 * te + 100, m = te + 7;
+    const size_t rs = gpureduce_result_size(type, op, 0);
+    unsigned char *x = bt_room_for(&data, N * es);
+    tc_fill(&r, type, G_WIDE, x, N);
+    unsigned char *in = bt_room_for(&in_mem, N * es);
+    B->put(in, x, N * es);
+    struct pt_array a = {x, N, type, op, 0, "random values", 0, {{0, 0}}};
+    pt_prepare(&a);
+    unsigned char *good = bt_room_for(&made, 2 * ROOM);
+    const size_t b0 = make(in, m, 0, N, type, op, 0, good, "[0, m)");
+    const size_t b1 = make(in, N - m, m, N, type, op, 0, good + b0, "[m, N)");
+    unsigned char *C = bt_room_for(&cat, b0 + b1);
+    _Alignas(16) unsigned char ob[16 + CANARY];
+    void *out = bt_room_for(&out_mem, sizeof ob);
+    for (int which = 0; which < 2; ++which)
+      for (size_t byte = 0; byte < PT_HEADER_BYTES; ++byte)
+        for (size_t mi = 0; mi < COUNT(masks); ++mi) {
+          memcpy(C, good, b0 + b1);
+          C[(which ? b0 : 0) + byte] ^= masks[mi];
+          memset(ob, OUT_FILL, sizeof ob);
+          B->put(out, ob, sizeof ob);
+          const gpureduce_status_t s = gpureduce_partial_combine(C, b0 + b1, out, h);
+          B->get(ob, out, sizeof ob);
+          char what[200];
+          snprintf(what, sizeof what, "%s, partial %d of 2 (%s) with header byte %zu ^ 0x%02x",
+                   kind(type, op, 0), which, which ? "[m, N)" : "[0, m)", byte, masks[mi]);
+          if (s == GPUREDUCE_SUCCESS) {
+            check_result(a.want, bt_result_at(ob, 0, rs), rs,
+                         "%s: the combine took it, so the byte is one it does not read: the "
+                         "whole array's bits", what);
+            check_bytes(ob + rs, OUT_FILL, sizeof ob - rs, "%s: only the result written", what);
+          } else {
+            expect_failure(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, s, ob, OUT_FILL, sizeof ob,
+                           "%s: refused", what);
+          }
+        }
+  }
 }

@@ -111,15 +111,18 @@ void pt_tile_groups(void **state);
 void pt_specials_at_cuts(void **state);
 void pt_empty_array(void **state);
 void pt_bytes(void **state);
+void pt_bytes_past_2_63(void **state);
 void pt_reduce_errors(void **state);
 void pt_combine_errors(void **state);
 void pt_set_last_message(void **state);
+void pt_damaged_headers(void **state);
 
 #define PARTIAL_TESTS                                                              \
   cmocka_unit_test(pt_every_kind), cmocka_unit_test(pt_few_hundred_tiles),         \
       cmocka_unit_test(pt_tile_groups), cmocka_unit_test(pt_specials_at_cuts),     \
       cmocka_unit_test(pt_empty_array), cmocka_unit_test(pt_bytes),                \
-      cmocka_unit_test(pt_reduce_errors), cmocka_unit_test(pt_combine_errors),     \
-      cmocka_unit_test(pt_set_last_message)
+      cmocka_unit_test(pt_bytes_past_2_63), cmocka_unit_test(pt_reduce_errors),    \
+      cmocka_unit_test(pt_combine_errors), cmocka_unit_test(pt_set_last_message),  \
+      cmocka_unit_test(pt_damaged_headers)
 
 #endif /* GPUREDUCE_TESTS_PARTIAL_H */
