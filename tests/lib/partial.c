@@ -847,6 +847,21 @@ void pt_bytes_past_2_63(void **state) {
 
 /* ---- tests: bad arguments -------------------------------------------------------------- */
 
+/* n random values (G_WIDE) of `type` in host memory (the data room),
+ * drawn from a stream named label, and their copy in backend memory at
+ * *in (in_mem). */
+static const void *random_input(gpureduce_type_t type, size_t n, const char *label,
+                                unsigned char **in) {
+  const size_t bytes = n * TU_TYPE(type)->size;
+  tu_rng r;
+  tu_rng_init(&r, label);
+  void *x = bt_room_for(&data, bytes);
+  tc_fill(&r, type, G_WIDE, x, n);
+  *in = bt_room_for(&in_mem, bytes);
+  B->put(*in, x, bytes);
+  return x;
+}
+
 /* Bytes of a partial's buffer in the error tests: the largest partial and
  * a canary, all checked untouched. */
 #define ROOM (GPUREDUCE_PARTIAL_MAX_BYTES + CANARY)
@@ -855,13 +870,8 @@ void pt_reduce_errors(void **state) {
   (void)state;
   const gpureduce_handle_t h = battery_handle();
   const size_t te = tu_tile_elems(GPUREDUCE_F32), N = 2 * te + 100;
-  /* a valid input: N random floats in backend memory */
-  tu_rng r;
-  tu_rng_init(&r, "partial reduce errors");
-  float *x = bt_room_for(&data, N * sizeof *x);
-  tc_fill(&r, GPUREDUCE_F32, G_WIDE, x, N);
-  unsigned char *in = bt_room_for(&in_mem, N * sizeof *x + 64);
-  B->put(in, x, N * sizeof *x);
+  unsigned char *in;
+  const float *x = random_input(GPUREDUCE_F32, N, "partial reduce errors", &in);
   unsigned char *p = bt_room_for(&made, ROOM + 8);
   const struct {
     const char *what;
@@ -966,12 +976,8 @@ void pt_combine_errors(void **state) {
   (void)state;
   const gpureduce_handle_t h = battery_handle();
   const size_t te = tu_tile_elems(GPUREDUCE_F32), N = 2 * te + 100, m = te + 7;
-  tu_rng r;
-  tu_rng_init(&r, "partial combine errors");
-  float *x = bt_room_for(&data, N * sizeof *x);
-  tc_fill(&r, GPUREDUCE_F32, G_WIDE, x, N);
-  unsigned char *in = bt_room_for(&in_mem, N * sizeof *x + 64);
-  B->put(in, x, N * sizeof *x);
+  unsigned char *in;
+  const float *x = random_input(GPUREDUCE_F32, N, "partial combine errors", &in);
   struct pt_array a = {x, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, "random floats", 0, {{0, 0}}};
   pt_prepare(&a);
 
@@ -1232,18 +1238,13 @@ void pt_damaged_headers(void **state) {
     gpureduce_op_t op;
   } kinds[] = {{GPUREDUCE_F32, GPUREDUCE_SUM}, {GPUREDUCE_F64, GPUREDUCE_MEAN_VAR}};
   static const unsigned char masks[] = {0x01, 0x80, 0xff};
-  tu_rng r;
-  tu_rng_init(&r, "partial damaged headers");
   for (size_t ki = 0; ki < COUNT(kinds); ++ki) {
     const gpureduce_type_t type = kinds[ki].type;
     const gpureduce_op_t op = kinds[ki].op;
-    const unsigned es = TU_TYPE(type)->size;
     const size_t te = tu_tile_elems(type), N = 3 * te + 100, m = te + 7;
     const size_t rs = gpureduce_result_size(type, op, 0);
-    unsigned char *x = bt_room_for(&data, N * es);
-    tc_fill(&r, type, G_WIDE, x, N);
-    unsigned char *in = bt_room_for(&in_mem, N * es);
-    B->put(in, x, N * es);
+    unsigned char *in;
+    const void *x = random_input(type, N, "partial damaged headers", &in);
     struct pt_array a = {x, N, type, op, 0, "random values", 0, {{0, 0}}};
     pt_prepare(&a);
     unsigned char *good = bt_room_for(&made, 2 * ROOM);
