@@ -1,7 +1,9 @@
 #!/bin/sh
 # install-deps.sh - install what building and testing gpureduce needs,
 # besides the CUDA toolkit: autoconf automake libtool pkg-config
-# libcmocka-dev make gcc g++.
+# libcmocka-dev make gcc g++, and Open MPI (libopenmpi-dev, openmpi-bin)
+# for libgpureduce_mpi and its tests (optional to configure, which builds
+# it when it finds MPI; CI installs it so that it is built and tested).
 #
 # Usage: tools/install-deps.sh [--dry-run]
 #
@@ -18,7 +20,7 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-PACKAGES="autoconf automake libtool pkg-config libcmocka-dev make gcc g++"
+PACKAGES="autoconf automake libtool pkg-config libcmocka-dev make gcc g++ libopenmpi-dev openmpi-bin"
 
 dry_run=no
 for arg
@@ -93,6 +95,8 @@ done
 cmocka=yes
 pkg-config --exists cmocka 2>/dev/null || cmocka=no
 check_nvcc
+pkg-config --exists mpi-c 2>/dev/null || command -v mpicc >/dev/null 2>&1 \
+  || say "no MPI (optional: without it configure builds no libgpureduce_mpi; Open MPI's development package provides it)"
 if test -z "$missing" && test "$cmocka" = yes; then
   say "all present: autoconf automake libtool pkg-config cmocka make gcc g++"
   exit 0
@@ -100,7 +104,7 @@ fi
 test -n "$missing" && say "missing programs:$missing"
 test "$cmocka" = no && say "cmocka not found by pkg-config (optional: without it make check skips the cmocka tests)"
 say "this is not Debian or Ubuntu (no apt-get); install these yourself, e.g."
-say "  Fedora, RHEL:  dnf install autoconf automake libtool pkgconf-pkg-config libcmocka-devel make gcc gcc-c++"
-say "  openSUSE:      zypper install autoconf automake libtool pkg-config cmocka-devel make gcc gcc-c++"
-say "  Arch:          pacman -S autoconf automake libtool pkgconf cmocka make gcc"
+say "  Fedora, RHEL:  dnf install autoconf automake libtool pkgconf-pkg-config libcmocka-devel make gcc gcc-c++ openmpi-devel"
+say "  openSUSE:      zypper install autoconf automake libtool pkg-config cmocka-devel make gcc gcc-c++ openmpi4-devel"
+say "  Arch:          pacman -S autoconf automake libtool pkgconf cmocka make gcc openmpi"
 test -z "$missing"
