@@ -49,9 +49,12 @@ extern "C" {
  * every other process's partial from the partition alone (which is how a
  * transport sizes its receive buffers).
  *
+ * The array must fit in an address space: n_global times the element
+ * size below 2^63 bytes (for F64, n_global < 2^60).
+ *
  * @return the size in bytes, or 0 when (type, op, flags) is not a valid
- *         combination for gpureduce_reduce() or offset + n_local exceeds
- *         n_global (or overflows).
+ *         combination for gpureduce_reduce(), offset + n_local exceeds
+ *         n_global (or overflows), or n_global is past that bound.
  */
 GPUREDUCE_API size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, uint64_t n_global,
                                              gpureduce_type_t type, gpureduce_op_t op,
@@ -95,7 +98,8 @@ GPUREDUCE_API size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, 
  *         GPUREDUCE_ERROR_INVALID_HANDLE (handle is NULL);
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (NULL or misaligned partial,
  *         NULL input with n_local > 0, misaligned input, unknown flags,
- *         offset + n_local beyond n_global);
+ *         offset + n_local beyond n_global, n_global past the bound of
+ *         gpureduce_partial_bytes());
  *         GPUREDUCE_ERROR_UNSUPPORTED (a type, op and flags that
  *         gpureduce_reduce() does not take);
  *         GPUREDUCE_ERROR_EMPTY_INPUT (n_global == 0 for ARGMIN, ARGMAX and

@@ -37,6 +37,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,11 +177,10 @@ size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, uint64_t n_glo
 gpureduce_status_t gpureduce_set_last_message(gpureduce_handle_t handle, gpureduce_status_t status,
                                               const char *message) {
   if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
-  if (!message) {
-    handle->message[0] = '\0';
-    return status;
-  }
-  return gr_fail(handle, status, "%s", message);
+  char copy[GR_MESSAGE_BYTES]; /* message may be the handle's own */
+  snprintf(copy, sizeof copy, "%s", message ? message : "");
+  memcpy(handle->message, copy, sizeof copy);
+  return status;
 }
 
 /* Bytes of the part's [a, b) elements (global indices) at input, offset o,
@@ -370,6 +370,10 @@ static gpureduce_status_t read_partial(gpureduce_handle_t h, const unsigned char
   const gpureduce_op_t op = (gpureduce_op_t)hd->op;
   const size_t want = gpureduce_partial_bytes(hd->n_local, hd->offset, hd->n_global, type, op,
                                               hd->flags);
+  /* (want != 0: a valid kind, whose accumulator size must be the header's) */
+  if (want && hd->acc_bytes != gr_host_acc_ops_for(type, op, hd->flags)->acc_bytes)
+    return bad(h, "partial %llu says %llu bytes an accumulator, not its kind's", index,
+               hd->acc_bytes);
   struct gr_cut c;
   if (want == 0 || hd->bytes != want || want > left ||
       !cut_part(hd->n_local, hd->offset, hd->n_global, gpureduce_type_size(type), &c) ||

@@ -819,29 +819,34 @@ void pt_bytes(void **state) {
                 GPUREDUCE_PARTIAL_MAX_BYTES);
 }
 
-/* n_global from 2^63 - 1 to 2^64 - 1 elements, whatever their size
- * (partial.h puts no bound on n_global): every part of extreme_parts. */
+/* n_global at the bound of partial.h (n_global times the element size
+ * below 2^63 bytes): every part of extreme_parts at the largest n_global
+ * allowed has its partial; one element more, 2^63 and 2^64 - 1 elements
+ * give 0. */
 void pt_bytes_past_2_63(void **state) {
   (void)state;
-  const uint64_t big[] = {((uint64_t)1 << 63) - 1, (uint64_t)1 << 63,
-                          ((uint64_t)1 << 63) + 12345, UINT64_MAX};
   int k = 0;
   gpureduce_type_t type;
   gpureduce_op_t op;
   unsigned flags;
   while (pt_next_kind(&k, &type, &op, &flags)) {
-    const uint64_t te = tu_tile_elems(type);
-    for (size_t i = 0; i < COUNT(big); ++i) {
-      struct range parts[8];
-      const size_t np = extreme_parts(big[i], te, parts);
-      for (size_t j = 0; j < np; ++j) {
-        char what[200];
-        snprintf(what, sizeof what, "%s, %" PRIu64 " elements from %" PRIu64 " of %" PRIu64,
-                 kind(type, op, flags), parts[j].n_local, parts[j].offset, parts[j].n_global);
-        (void)checked_bytes(parts[j].n_local, parts[j].offset, parts[j].n_global, type, op,
-                            flags, what);
-      }
+    const uint64_t te = tu_tile_elems(type), es = TU_TYPE(type)->size;
+    const uint64_t most = UINT64_MAX / 2 / es; /* (n_global * es < 2^63) */
+    struct range parts[8];
+    const size_t np = extreme_parts(most, te, parts);
+    for (size_t j = 0; j < np; ++j) {
+      char what[200];
+      snprintf(what, sizeof what, "%s, %" PRIu64 " elements from %" PRIu64 " of %" PRIu64,
+               kind(type, op, flags), parts[j].n_local, parts[j].offset, parts[j].n_global);
+      (void)checked_bytes(parts[j].n_local, parts[j].offset, parts[j].n_global, type, op, flags,
+                          what);
     }
+    const uint64_t over[] = {most + 1, (uint64_t)1 << 63, UINT64_MAX};
+    for (size_t i = 0; i < COUNT(over); ++i)
+      check_bits(0, gpureduce_partial_bytes(1, 0, over[i], type, op, flags),
+                 "%s: gpureduce_partial_bytes() of one element of an array of %" PRIu64
+                 " elements is 0 (past n_global * element size < 2^63 bytes)",
+                 kind(type, op, flags), over[i]);
   }
 }
 
