@@ -25,8 +25,8 @@ static gpureduce_handle_t HH; /* battery_host_handle(): NULL on the host backend
  * handle's), the concatenations, one partial again, the test data */
 static struct bt_room in_mem, again_mem, out_mem;
 static struct bt_room image = {.host = 1}, made = {.host = 1}, host_made = {.host = 1},
-                      cat = {.host = 1}, mixed = {.host = 1}, again = {.host = 1},
-                      data = {.host = 1};
+                      sorted = {.host = 1}, cat = {.host = 1}, mixed = {.host = 1},
+                      again = {.host = 1}, data = {.host = 1};
 
 #define PAD 256       /* poison bytes after each part's elements */
 #define CANARY 64     /* bytes after each partial and after the result */
@@ -46,8 +46,8 @@ int partial_setup(void **state) {
 }
 
 int partial_teardown(void **state) {
-  struct bt_room *rooms[] = {&in_mem, &again_mem, &out_mem, &image, &made,
-                             &host_made, &cat, &mixed, &again, &data};
+  struct bt_room *rooms[] = {&in_mem, &again_mem, &out_mem, &image, &made, &host_made,
+                             &sorted, &cat, &mixed, &again, &data};
   for (size_t k = 0; k < COUNT(rooms); ++k) bt_room_free(rooms[k]);
   HH = NULL; /* battery_teardown destroys it */
   return battery_teardown(state);
@@ -163,7 +163,7 @@ int pt_make_split(enum pt_family f, size_t n, gpureduce_type_t type, tu_rng *r,
                   struct pt_split *sp) {
   const uint64_t te = tu_tile_elems(type), v = tu_chunk_elems(type);
   const uint64_t T = n ? (n + te - 1) / te : 0;
-  uint64_t c[PT_MAX_PARTS], b[8];
+  uint64_t c[PT_MAX_PARTS - 1], b[8];
   size_t k = 0, nb;
   switch (f) {
     case PT_ONE:
@@ -211,6 +211,11 @@ int pt_make_split(enum pt_family f, size_t n, gpureduce_type_t type, tu_rng *r,
       if (T >= 6) c[k++] = 3 * te;
       c[k++] = (T - 1) * te - 1;
       sp->name = "parts whose whole tiles start at tiles 1 and 3, the last cut inside a tile";
+      break;
+    case PT_MANY:
+      for (size_t i = 0; i < 99; ++i) c[k++] = tu_below(r, (uint64_t)n + 1);
+      qsort(c, k, sizeof c[0], cmp_u64);
+      sp->name = "100 parts cut at random elements";
       break;
     default:
       return 0;
@@ -481,29 +486,39 @@ void pt_check_split(const struct pt_array *a, const struct pt_split *sp, tu_rng 
   order[0] = '\0';
   for (size_t k = 0; k < K && used + 8 < sizeof order; ++k)
     used += (size_t)snprintf(order + used, sizeof order - used, "%s%zu", k ? " " : "", perm[k]);
-  unsigned char *C = bt_room_for(&cat, sum), *M = HH ? bt_room_for(&mixed, sum) : NULL;
+  /* the concatenations: in offset order (the partials' buffer without
+   * its canaries), shuffled, and on CUDA shuffled with the host handle's
+   * partials of the odd parts */
+  unsigned char *S = bt_room_for(&sorted, sum), *C = bt_room_for(&cat, sum);
+  unsigned char *M = HH ? bt_room_for(&mixed, sum) : NULL;
+  for (size_t k = 0, at = 0; k < K; at += bytes[k], ++k) memcpy(S + at, P + ppos[k], bytes[k]);
   for (size_t k = 0, at = 0; k < K; at += bytes[perm[k]], ++k) {
     memcpy(C + at, P + ppos[perm[k]], bytes[perm[k]]);
     if (M) memcpy(M + at, (perm[k] % 2 ? Q : P) + ppos[perm[k]], bytes[perm[k]]);
   }
 
-  /* the combine, on the backend's handle and memory */
+  /* the combines, on the backend's handle and memory */
   unsigned char ob[16 + CANARY];
   void *out = bt_room_for(&out_mem, sizeof ob);
-  for (int pass = 0; pass < (M ? 2 : 1); ++pass) {
+  const struct {
+    const unsigned char *partials;
+    const char *which, *order;
+  } passes[3] = {{S, "", "of the offsets"}, {C, "", order},
+                 {M, "CUDA (even parts) and host (odd parts) ", order}};
+  for (int pass = 0; pass < (M ? 3 : 2); ++pass) {
     memset(ob, OUT_FILL, sizeof ob);
     B->put(out, ob, sizeof ob);
-    const gpureduce_status_t s = gpureduce_partial_combine(pass ? M : C, sum, out, h);
+    const gpureduce_status_t s = gpureduce_partial_combine(passes[pass].partials, sum, out, h);
     check_status(GPUREDUCE_SUCCESS, s, "%s: gpureduce_partial_combine() of the %spartials "
-                 "in the order {%s} on the %s backend (%s)", what, pass ? "mixed " : "",
-                 order, B->name, s ? gpureduce_last_message(h) : "");
+                 "in the order {%s} on the %s backend (%s)", what, passes[pass].which,
+                 passes[pass].order, B->name, s ? gpureduce_last_message(h) : "");
     B->get(ob, out, sizeof ob);
     check_bytes(ob + rs, OUT_FILL, CANARY, "%s: the combine wrote only its %zu-byte result",
                 what, rs);
     check_result(a->want, bt_result_at(ob, 0, rs), rs,
                  "%s: the %spartials combined in the order {%s} on the %s backend have the "
-                 "bits of gpureduce_reduce() of the whole array", what,
-                 pass ? "CUDA (even parts) and host (odd parts) " : "", order, B->name);
+                 "bits of gpureduce_reduce() of the whole array", what, passes[pass].which,
+                 passes[pass].order, B->name);
   }
   /* on CUDA, the mixed partials combined on the host handle too */
   if (M) {
@@ -557,7 +572,7 @@ void pt_every_kind(void **state) {
                            0, {{0, 0}}};
       pt_prepare(&a);
       struct pt_split sp;
-      for (int f = 0; f < PT_FAMILIES; ++f)
+      for (int f = 0; f < PT_MANY; ++f) /* (pt_many_parts: PT_MANY) */
         if (pt_make_split((enum pt_family)f, n, type, &r, &sp)) pt_check_split(&a, &sp, &r);
     }
   }
@@ -683,6 +698,50 @@ void pt_specials_at_cuts(void **state) {
           check_bits(lo, a.want.w[0], "%s, %s: the smallest", kn, what);
       }
     }
+  }
+}
+
+/* More than 64 parts, many of them empty (the combine lists partials out
+ * of offset order, allocating beyond 64): every kind at 3 tiles + 5. */
+void pt_many_parts(void **state) {
+  (void)state;
+  static const enum pt_family fams[] = {PT_MANY};
+  int k = 0;
+  gpureduce_type_t type;
+  gpureduce_op_t op;
+  unsigned flags;
+  while (pt_next_kind(&k, &type, &op, &flags))
+    if (!sg_quick() || k % 7 == 1)
+      pt_check_random(type, op, flags, 3 * tu_tile_elems(type) + 5, fams, COUNT(fams),
+                      "many parts");
+}
+
+/* doc/ORDER.md's example: F32, N = 20000 (tiles 0, 1, 2, the last of 3616
+ * elements), parts [0, 5000), [5000, 5001), [5001, 20000); every f32 kind,
+ * and the sum against the example's bracketing (t0 + t1) + t2, the tiles
+ * by rules 3 and 4 (reference.h). */
+void pt_order_example(void **state) {
+  (void)state;
+  const size_t N = 20000, te = tu_tile_elems(GPUREDUCE_F32);
+  tu_rng r;
+  tu_rng_init(&r, "partial doc/ORDER.md example");
+  float *x = bt_room_for(&data, N * sizeof *x);
+  tc_fill(&r, GPUREDUCE_F32, G_WIDE, x, N);
+  const struct pt_split sp = {3, {0, 5000, 5001, N}, "doc/ORDER.md's example"};
+  int k = 0;
+  gpureduce_type_t type;
+  gpureduce_op_t op;
+  unsigned flags;
+  while (pt_next_kind(&k, &type, &op, &flags)) {
+    if (type != GPUREDUCE_F32) continue;
+    struct pt_array a = {x, N, type, op, flags, "random floats", 0, {{0, 0}}};
+    pt_prepare(&a);
+    for (int rep = 0; rep < 3; ++rep) pt_check_split(&a, &sp, &r);
+    if (op != GPUREDUCE_SUM || flags) continue;
+    const float t0 = ref_order_tile_f(x, te, 4, 0), t1 = ref_order_tile_f(x + te, te, 4, 0);
+    const float t2 = ref_order_tile_f(x + 2 * te, N - 2 * te, 4, 0);
+    check_bits(tu_f32_bits((t0 + t1) + t2), a.want.w[0],
+               "f32 sum of doc/ORDER.md's example: (t0 + t1) + t2, the tiles by rules 3 and 4");
   }
 }
 

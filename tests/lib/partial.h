@@ -40,8 +40,9 @@ int partial_teardown(void **state);
  * 96): every partial holds at least these and the raw elements of the
  * tiles its part cuts. */
 #define PT_HEADER_BYTES 96u
-/* The most parts of a split. */
-#define PT_MAX_PARTS 24
+/* The most parts of a split (more than the 64 partials the combine lists
+ * without allocating). */
+#define PT_MAX_PARTS 128
 
 /* The ways of cutting an array of the tests (pt_make_split). */
 enum pt_family {
@@ -52,6 +53,7 @@ enum pt_family {
   PT_TINY,       /* five cuts inside one tile, parts shorter than a chunk */
   PT_EMPTY,      /* empty parts at the start, the middle and the end */
   PT_ODD_TILES,  /* parts whose whole tiles start at odd tile indices */
+  PT_MANY,       /* 100 parts cut at random elements, many of them empty */
   PT_FAMILIES
 };
 
@@ -91,8 +93,9 @@ struct pt_array {
  * against the reference (ref_answer, ref_with_value); n must have an
  * answer (not 0 for ARGMIN, ARGMAX and MEAN_VAR). */
 void pt_prepare(struct pt_array *a);
-/* Reduce a's parts, combine them, and check everything the header says
- * (rng draws the buffers' alignments and the concatenation's order). */
+/* Reduce a's parts, combine them in offset order and in a shuffled one,
+ * and check everything the header says (rng draws the buffers'
+ * alignments and the shuffle). */
 void pt_check_split(const struct pt_array *a, const struct pt_split *sp, tu_rng *rng);
 /* pt_prepare on random data for (type, op, flags) of n elements (a stream
  * named after label), then pt_check_split for each of the families. */
@@ -109,6 +112,8 @@ void pt_every_kind(void **state);
 void pt_few_hundred_tiles(void **state);
 void pt_tile_groups(void **state);
 void pt_specials_at_cuts(void **state);
+void pt_many_parts(void **state);
+void pt_order_example(void **state);
 void pt_empty_array(void **state);
 void pt_bytes(void **state);
 void pt_bytes_past_2_63(void **state);
@@ -120,6 +125,7 @@ void pt_damaged_headers(void **state);
 #define PARTIAL_TESTS                                                              \
   cmocka_unit_test(pt_every_kind), cmocka_unit_test(pt_few_hundred_tiles),         \
       cmocka_unit_test(pt_tile_groups), cmocka_unit_test(pt_specials_at_cuts),     \
+      cmocka_unit_test(pt_many_parts), cmocka_unit_test(pt_order_example),         \
       cmocka_unit_test(pt_empty_array), cmocka_unit_test(pt_bytes),                \
       cmocka_unit_test(pt_bytes_past_2_63), cmocka_unit_test(pt_reduce_errors),    \
       cmocka_unit_test(pt_combine_errors), cmocka_unit_test(pt_set_last_message),  \
