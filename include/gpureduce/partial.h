@@ -131,7 +131,10 @@ gpureduce_partial_reduce(const void *input, size_t n_local, uint64_t offset, uin
  * going to the lowest.  The combine runs on the host (a few operations
  * per node, and one tile's reduction for each tile cut between parts); on
  * a CUDA handle the result is then copied to output on the handle's
- * stream, and the call waits for it (cudaStreamSynchronize).
+ * stream, and the call waits for it (cudaStreamSynchronize).  It
+ * allocates nothing when the partials come in offset order (a transport's
+ * rank order); more than 64 partials in another order take one malloc for
+ * their list (GPUREDUCE_ERROR_OUT_OF_MEMORY if it fails).
  *
  * @return GPUREDUCE_SUCCESS;
  *         GPUREDUCE_ERROR_INVALID_HANDLE (handle is NULL);
@@ -144,6 +147,7 @@ gpureduce_partial_reduce(const void *input, size_t n_local, uint64_t offset, uin
  *         and MEAN_VAR);
  *         GPUREDUCE_ERROR_WRONG_MEMORY_SPACE (output not in the handle's
  *         memory space);
+ *         GPUREDUCE_ERROR_OUT_OF_MEMORY (see above);
  *         GPUREDUCE_ERROR_CUDA (the copy to output failed).
  */
 GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t

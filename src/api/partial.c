@@ -400,11 +400,17 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
   gpureduce_status_t s = read_partial(h, base, bytes, 0, NULL, &first);
   if (s != GPUREDUCE_SUCCESS) return s;
   size_t count = 0;
+  int sorted = 1;
+  uint64_t last_end = 0;
   for (size_t at = 0; at < bytes; ++count) {
     struct part_ref r;
     if ((s = read_partial(h, base + at, bytes - at, count, first.h, &r)) != GPUREDUCE_SUCCESS)
       return s;
     at += r.h->bytes;
+    if (r.h->n_local) {
+      if (r.h->offset < last_end) sorted = 0;
+      last_end = r.h->offset + r.h->n_local;
+    }
   }
   const gpureduce_type_t type = (gpureduce_type_t)first.h->type;
   const gpureduce_op_t op = (gpureduce_op_t)first.h->op;
@@ -418,14 +424,19 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
     return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of an empty array (n_global == 0)",
                    gpureduce_op_name(op));
   if ((s = gr_check_space(h, output, "output")) != GPUREDUCE_SUCCESS) return s;
-  struct part_ref small[64], *refs = small;
-  if (count > 64 && !(refs = (struct part_ref *)malloc(count * sizeof *refs)))
-    return gr_fail(h, GPUREDUCE_ERROR_OUT_OF_MEMORY, "cannot list %zu partials", count);
-  for (size_t at = 0, k = 0; k < count; ++k) {
-    (void)read_partial(h, base + at, bytes - at, k, first.h, &refs[k]);
-    at += refs[k].h->bytes;
+  /* In offset order already (a transport's rank order): walked in place.
+   * Else listed and sorted (allocated beyond 64 partials). */
+  struct part_ref small[64], *refs = NULL;
+  if (!sorted) {
+    refs = count <= 64 ? small : (struct part_ref *)malloc(count * sizeof *refs);
+    if (!refs)
+      return gr_fail(h, GPUREDUCE_ERROR_OUT_OF_MEMORY, "cannot list %zu partials", count);
+    for (size_t at = 0, k = 0; k < count; ++k) {
+      (void)read_partial(h, base + at, bytes - at, k, first.h, &refs[k]);
+      at += refs[k].h->bytes;
+    }
+    qsort(refs, count, sizeof *refs, by_offset);
   }
-  qsort(refs, count, sizeof *refs, by_offset);
 
   const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
   struct counter ctr;
@@ -434,8 +445,15 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
   uint64_t covered = 0, pend_tile = 0, pend_fill = 0; /* elements of the pending tile held */
   int fcount, fwidth;
   float_fields(type, op, flags, &fcount, &fwidth);
+  size_t at = 0;
   for (size_t k = 0; k < count && s == GPUREDUCE_SUCCESS; ++k) {
-    const struct gr_partial_header *hd = refs[k].h;
+    struct part_ref here;
+    if (!refs) {
+      (void)read_partial(h, base + at, bytes - at, k, first.h, &here);
+      at += here.h->bytes;
+    }
+    const struct part_ref *ref = refs ? &refs[k] : &here;
+    const struct gr_partial_header *hd = ref->h;
     if (hd->n_local == 0) continue;
     if (hd->offset != covered) {
       s = bad(h, hd->offset < covered ? "two parts hold element %llu (a part starts at %llu)"
@@ -447,7 +465,7 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
     covered += hd->n_local;
     struct gr_cut c;
     cut_part(hd->n_local, hd->offset, n, es, &c);
-    const unsigned char *raw = refs[k].raw;
+    const unsigned char *raw = ref->raw;
     /* the head continues the pending tile (or starts it, at a tile's start) */
     if (c.head1 > c.head0) {
       if (pend_fill == 0) pend_tile = c.head0 / c.te;
@@ -463,7 +481,7 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
         pend_fill = 0;
       }
     }
-    const unsigned char *node = refs[k].nodes;
+    const unsigned char *node = ref->nodes;
     for (uint64_t p = c.whole0; p < c.whole1; node += hd->acc_bytes) {
       const unsigned j = node_level(p, c.whole1);
       memcpy(v, node, hd->acc_bytes);
@@ -476,7 +494,7 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
       pend_fill = c.tail1 - c.tail0;
     }
   }
-  if (refs != small) free(refs);
+  if (refs && refs != small) free(refs);
   if (s != GPUREDUCE_SUCCESS) return s;
   if (covered != n)
     return bad(h, "the parts end at element %llu of n_global = %llu", covered,

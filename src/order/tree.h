@@ -14,8 +14,9 @@
  *     then for the groups' roots;
  *   - the CUDA kernel (cuda/agent_reduce.cuh), thread 0 of each block
  *     for the tiles of a group;
- *   - a distributed combine of partial results (the MPI reduction of a
- *     later release), for the parts' subtrees.
+ *   - the combine of partial results (api/partial.c), for the parts'
+ *     subtrees, with the same counter written out on accumulators of any
+ *     size (a subtree of 2^j tiles enters at level j).
  * The one evaluation of rule 5 that is not this counter is the CUDA
  * kernel's last step: the last block combines up to GR_MAX_ROOTS group
  * roots with all its threads (cuda/block_reduce.cuh, root_tree), the same
