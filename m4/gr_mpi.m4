@@ -85,7 +85,9 @@ AS_IF([test "x$with_mpi" != xno], [
   AS_IF([test "x$with_mpi$gr_have_mpi" = xyesno], [
     AS_IF([test -n "$gr_mpi_how"],
       [AC_MSG_ERROR([--with-mpi=yes: a program does not link MPI with the flags of $gr_mpi_how ($MPI_CFLAGS $MPI_LIBS; see config.log)])],
-      [AC_MSG_ERROR([--with-mpi=yes: no MPI found: pkg-config has no mpi-c and no mpicc is in PATH; install libopenmpi-dev (Debian, Ubuntu), or give MPICC=, or MPI_CFLAGS= and MPI_LIBS=])])])])
+      [AS_IF([test -n "$MPICC"], [gr_mpicc_said="$MPICC gives no flags (neither --showme nor -compile-info)"],
+         [gr_mpicc_said="no mpicc is in PATH"])
+       AC_MSG_ERROR([--with-mpi=yes: no MPI found: pkg-config has no mpi-c and $gr_mpicc_said; install libopenmpi-dev (Debian, Ubuntu), or give MPICC=, or MPI_CFLAGS= and MPI_LIBS=])])])])
 
 # (No HAVE_MPI in config.h: nothing but the MPI sources needs it, and
 # config.h changing with --with-mpi would rebuild every .cu object.)

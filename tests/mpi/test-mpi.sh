@@ -13,6 +13,9 @@
 #   - reduce-bench-mpi under 3 ranks: it runs, and every row says its bits
 #     are the same for every sub-communicator; its --help against
 #     reduce-bench-mpi(1)'s OPTIONS;
+#   - make install into a scratch DESTDIR: README's example builds with
+#     pkg-config --cflags --libs gpureduce-mpi alone and runs on 2 ranks
+#     against the installed libraries, which have no RPATH;
 #   - libgpureduce_mpi.so exports gpureduce_mpi_reduce@@GPUREDUCE_MPI_0.2
 #     and nothing else; gpureduce_mpi(3)'s SYNOPSIS has the header's
 #     prototype, and ERRORS every status the header's @return lists.
@@ -193,6 +196,67 @@ awk '/^\.SH OPTIONS/ { on = 1; next } /^\.SH / { on = 0 }
   comm -3 "$tmp/help.opts" "$tmp/man.opts" | sed 's/^\t/only in reduce-bench-mpi.1: /; t; s/^/only in --help: /'
 } >"$tmp/d.opts"
 check "reduce-bench-mpi --help and reduce-bench-mpi(1) list the same options" "$tmp/d.opts"
+
+# ---- installed: gpureduce-mpi.pc builds README's example ---------------------------
+# make install DESTDIR=<tmp>, then gpureduce.pc and gpureduce-mpi.pc copied
+# with their prefix (and absolute libdir, includedir) moved under DESTDIR:
+# pkg-config's --define-variable would move mpi-c's prefix too.
+if test -z "${GR_MAKE-}" || test -z "${GR_PKGCONFIGDIR-}" || test -z "${GR_CC-}"; then
+  skip "make install; README's example builds with pkg-config gpureduce-mpi" "GR_MAKE, GR_CC or GR_PKGCONFIGDIR not set"
+elif ! (unset MAKEFLAGS MFLAGS; $GR_MAKE -C "$build" install DESTDIR="$tmp/dest") >"$tmp/install.out" 2>&1; then
+  not_ok "make install DESTDIR=<tmp>"
+  sed 's/^/# /' "$tmp/install.out" | tail -n 20
+else
+  dest=$tmp/dest
+  mkdir "$tmp/pc"
+  for pc in gpureduce gpureduce-mpi; do
+    sed "s#^\(prefix\|exec_prefix\|libdir\|includedir\)=/#\1=$dest/#" \
+      "$dest$GR_PKGCONFIGDIR/$pc.pc" >"$tmp/pc/$pc.pc" 2>/dev/null
+  done
+  pkg_config=${GR_PKG_CONFIG:-pkg-config}
+  flags=`PKG_CONFIG_PATH=$tmp/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 \
+    PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 $pkg_config --cflags --libs gpureduce-mpi 2>"$tmp/pc.err"`
+  version=`PKG_CONFIG_PATH=$tmp/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} $pkg_config --modversion gpureduce-mpi 2>/dev/null`
+  echo "# pkg-config --cflags --libs gpureduce-mpi: $flags"
+  if test -n "$flags" && test "x$version" = "x${GR_PACKAGE_VERSION-}" \
+     && test -f "$dest$GR_INCLUDEDIR/gpureduce_mpi.h"; then
+    ok "make install: gpureduce_mpi.h, and gpureduce-mpi.pc of version $version that pkg-config resolves"
+  else
+    not_ok "make install: gpureduce_mpi.h, and gpureduce-mpi.pc of version ${GR_PACKAGE_VERSION-} that pkg-config resolves (got '$version')"
+    sed 's/^/# /' "$tmp/pc.err"
+  fi
+  # shellcheck disable=SC2086
+  if $GR_CC -o "$tmp/mpi-example$exe" "$src/tests/mpi/readme-mpi.c" $flags >"$tmp/cc.out" 2>&1; then
+    ok "README's example builds with \$(pkg-config --cflags --libs gpureduce-mpi) alone"
+    if test -n "$mpiexec"; then
+      (LD_LIBRARY_PATH=$dest$GR_LIBDIR${GR_CUDA_LIBDIR:+:$GR_CUDA_LIBDIR}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+       export LD_LIBRARY_PATH
+       launch 2 "$tmp/inst" "$tmp/mpi-example$exe")
+      status=$?
+      if test "$status" -eq 0 && grep '^ok 1 ' "$tmp/inst" >/dev/null; then
+        ok "2 ranks: README's example against the installed libraries"
+      else
+        not_ok "2 ranks: README's example against the installed libraries (exit status $status)"
+        sed 's/^/# /' "$tmp/inst" "$tmp/inst.err" | head -n 10
+      fi
+    else
+      skip "2 ranks: README's example against the installed libraries" "no mpiexec"
+    fi
+  else
+    not_ok "README's example builds with \$(pkg-config --cflags --libs gpureduce-mpi) alone"
+    sed 's/^/# /' "$tmp/cc.out" | head -n 10
+    skip "2 ranks: README's example against the installed libraries" "it did not build"
+  fi
+  so=`ls "$dest$GR_LIBDIR"/libgpureduce_mpi.so.* 2>/dev/null | head -n 1`
+  if test -z "$so"; then
+    skip "the installed libgpureduce_mpi has no RPATH or RUNPATH" "no shared library"
+  elif readelf -d "$so" 2>/dev/null | grep -E 'RPATH|RUNPATH' >"$tmp/rpath"; then
+    not_ok "the installed `basename "$so"` has no RPATH or RUNPATH"
+    sed 's/^/# /' "$tmp/rpath"
+  else
+    ok "the installed `basename "$so"` has no RPATH or RUNPATH"
+  fi
+fi
 
 # ---- the library's symbols ------------------------------------------------------
 la=$build/libgpureduce_mpi.la
