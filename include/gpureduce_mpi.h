@@ -86,23 +86,28 @@ extern "C" {
  * @param handle  this rank's handle, host or CUDA (from gpureduce_create());
  *                ranks need not agree on it.
  *
- * Collective and synchronizing.  Each call makes two collectives on the
- * duplicate: MPI_Allgather of a 48-byte descriptor from every rank (its
- * n_local, type, op, flags and the outcome of its local checks), then
- * MPI_Allgatherv of the partials (each at most
- * GPUREDUCE_PARTIAL_MAX_BYTES, 8 bytes more, usually a few hundred bytes
- * plus the elements of the tiles cut by the part's ends); it returns when
- * this rank has the result.  On a CUDA handle the partial reduction
+ * Collective and synchronizing.  The first collective of every call, on
+ * the duplicate, is an MPI_Allgather of fixed slots: each rank's 48-byte
+ * descriptor (its n_local, type, op, flags and the outcome of its local
+ * checks) and, once a call on comm got as far as the partials, the
+ * rank's partial at the offset that call's partition gives it.  In the
+ * steady state, where every rank passes the same n_local, type, op and
+ * flags as in the previous call on comm, that is the only collective (as
+ * many as a local reduction plus MPI_Allreduce).  When the partition or
+ * the kind changed, a second one, MPI_Allgatherv, carries the partials
+ * made at the new offsets (each at most GPUREDUCE_PARTIAL_MAX_BYTES, 8
+ * bytes more, usually a few hundred bytes plus the elements of the tiles
+ * cut by the part's ends).  The call returns when this rank has the
+ * result.  On a CUDA handle the partial reduction
  * enqueues its kernels on the handle's stream (ordered after work the
  * caller enqueued there, such as what writes input), copies the partial
  * to host memory and waits for the stream (cudaStreamSynchronize); the
  * result is then copied to output on that stream and waited for again.
  * So the call synchronizes the handle's stream, must not be captured in a
  * CUDA graph, and needs no CUDA-aware MPI (device data goes through host
- * memory).  On the host handle everything is synchronous.  In the steady
- * state (the same communicator, partials no larger than before) the call
- * allocates nothing; the first call on a communicator, or a larger
- * exchange than before, grows the host buffers.
+ * memory).  On the host handle everything is synchronous.  The first call
+ * on a communicator, or a larger exchange than before, grows the host
+ * buffers; otherwise the call allocates nothing.
  *
  * Threads: the call may run in several threads at once only on different
  * communicators and handles, and only with MPI_THREAD_MULTIPLE; otherwise

@@ -183,20 +183,6 @@ gpureduce_status_t gpureduce_set_last_message(gpureduce_handle_t handle, gpuredu
   return status;
 }
 
-/* Bytes of the part's [a, b) elements (global indices) at input, offset o,
- * to dst (host memory). */
-static gpureduce_status_t copy_elements(gpureduce_handle_t h, unsigned char *dst,
-                                        const void *input, uint64_t o, uint64_t a, uint64_t b,
-                                        size_t es) {
-  if (b == a) return GPUREDUCE_SUCCESS;
-  const unsigned char *src = (const unsigned char *)input + (a - o) * es;
-  if (h->device == GPUREDUCE_DEVICE_HOST) {
-    memcpy(dst, src, (b - a) * es);
-    return GPUREDUCE_SUCCESS;
-  }
-  return gr_cuda_copy(h, dst, src, (b - a) * es, 0);
-}
-
 gpureduce_status_t gpureduce_partial_reduce(const void *input, size_t n_local, uint64_t offset,
                                             uint64_t n_global, gpureduce_type_t type,
                                             gpureduce_op_t op, unsigned flags, void *partial,
@@ -240,26 +226,29 @@ gpureduce_status_t gpureduce_partial_reduce(const void *input, size_t n_local, u
     ranges[k][1] = b - a;
     p = q;
   }
-  if (h->device == GPUREDUCE_DEVICE_HOST) {
-    for (unsigned j = 0; j < k; ++j)
-      ops->reduce((const unsigned char *)input + ranges[j][0] * es, ranges[j][1],
-                  roots + (size_t)j * GR_ROOT_BYTES, h->workspace);
-  } else if (k > 0) {
-    s = gr_cuda_reduce_nodes(h, input, (const uint64_t(*)[2])ranges, k, type, op, flags, roots);
-    if (s != GPUREDUCE_SUCCESS) return s;
-  }
-
-  /* The raw elements first (the one step that can fail, on CUDA), then
-   * the nodes and the header. */
+  /* The raw elements of the cut tiles go after the header and the nodes. */
   unsigned char *out = (unsigned char *)partial;
   const uint64_t bytes = partial_size(&c, ops->acc_bytes, es);
   const uint64_t nodes_bytes = round8((uint64_t)k * ops->acc_bytes);
   unsigned char *raw = out + sizeof(struct gr_partial_header) + nodes_bytes;
   const uint64_t head = c.head1 - c.head0, tail = c.tail1 - c.tail0;
-  if ((s = copy_elements(h, raw, input, offset, c.head0, c.head1, es)) != GPUREDUCE_SUCCESS ||
-      (s = copy_elements(h, raw + head * es, input, offset, c.tail0, c.tail1, es)) !=
-          GPUREDUCE_SUCCESS)
-    return s;
+  const unsigned char *in = (const unsigned char *)input;
+  if (h->device == GPUREDUCE_DEVICE_HOST) {
+    for (unsigned j = 0; j < k; ++j)
+      ops->reduce(in + ranges[j][0] * es, ranges[j][1], roots + (size_t)j * GR_ROOT_BYTES,
+                  h->workspace);
+    if (head) memcpy(raw, in + (c.head0 - offset) * es, head * es);
+    if (tail) memcpy(raw + head * es, in + (c.tail0 - offset) * es, tail * es);
+  } else if (k > 0 || head || tail) {
+    /* The nodes' launches and every copy, then one wait (the one step
+     * that can fail, on CUDA). */
+    const struct gr_cuda_span spans[2] = {
+        {raw, head ? in + (c.head0 - offset) * es : NULL, head * es},
+        {raw + head * es, tail ? in + (c.tail0 - offset) * es : NULL, tail * es}};
+    s = gr_cuda_reduce_nodes(h, input, (const uint64_t(*)[2])ranges, k, type, op, flags, roots,
+                             spans, 2);
+    if (s != GPUREDUCE_SUCCESS) return s;
+  }
   memset(raw + (head + tail) * es, 0, (size_t)(out + bytes - (raw + (head + tail) * es)));
   unsigned char *node = out + sizeof(struct gr_partial_header);
   memset(node, 0, nodes_bytes);

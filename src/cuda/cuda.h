@@ -36,15 +36,25 @@ gpureduce_status_t gr_cuda_reduce(struct gpureduce_handle *h, const void *input,
                                   void *output, uint64_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags, unsigned grid);
 
+/* One copy of bytes from src (device memory) to dst (host memory). */
+struct gr_cuda_span {
+  void *dst;
+  const void *src;
+  size_t bytes;
+};
+
 /* The partial results' nodes (api/partial.c): for each k < count, the
  * root accumulator of the nodes[k][1] elements from element nodes[k][0]
  * of input (device memory), one reduce_kernel launch each on the
  * handle's stream, copied to roots (host memory) at k * GR_ROOT_BYTES;
- * waits for the stream.  count <= 128. */
+ * then the nspans copies of spans (the raw elements of the cut tiles),
+ * and one wait for the stream at the end.  count <= 128; count == 0
+ * makes only the copies. */
 gpureduce_status_t gr_cuda_reduce_nodes(struct gpureduce_handle *h, const void *input,
                                         const uint64_t (*nodes)[2], unsigned count,
                                         gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
-                                        void *roots);
+                                        void *roots, const struct gr_cuda_span *spans,
+                                        unsigned nspans);
 
 /* bytes from src to dst on the handle's stream (to_device: host to
  * device, else device to host), then wait for the stream. */

@@ -80,12 +80,13 @@ extern "C" gpureduce_status_t gr_cuda_reduce(gpureduce_handle *h, const void *in
 extern "C" gpureduce_status_t gr_cuda_reduce_nodes(gpureduce_handle *h, const void *input,
                                                    const uint64_t (*nodes)[2], unsigned count,
                                                    gpureduce_type_t type, gpureduce_op_t op,
-                                                   unsigned flags, void *roots) {
+                                                   unsigned flags, void *roots,
+                                                   const gr_cuda_span *spans, unsigned nspans) {
   if (count > gr::kPartialNodes)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "%u nodes, more than %u", count,
                    gr::kPartialNodes);
-  const void *kernel = kernel_or_fail(h, type, op, flags);
-  if (!kernel) return GPUREDUCE_ERROR_UNSUPPORTED;
+  const void *kernel = count ? kernel_or_fail(h, type, op, flags) : nullptr;
+  if (count && !kernel) return GPUREDUCE_ERROR_UNSUPPORTED;
   gr::DeviceGuard guard(h->device);
   if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
   char *ws = static_cast<char *>(h->workspace);
@@ -103,6 +104,12 @@ extern "C" gpureduce_status_t gr_cuda_reduce_nodes(gpureduce_handle *h, const vo
     err = cudaMemcpyAsync(roots, ws + gr::kWsPartialRoots, (size_t)count * GR_ROOT_BYTES,
                           cudaMemcpyDeviceToHost, stream);
   if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaMemcpyAsync of the node roots");
+  for (unsigned j = 0; j < nspans; ++j) {
+    if (!spans[j].bytes) continue;
+    err = cudaMemcpyAsync(spans[j].dst, spans[j].src, spans[j].bytes, cudaMemcpyDeviceToHost,
+                          stream);
+    if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaMemcpyAsync of the cut tiles");
+  }
   err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaStreamSynchronize");
   return GPUREDUCE_SUCCESS;

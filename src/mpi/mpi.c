@@ -9,19 +9,31 @@
  * One call, on every rank:
  *   0. local checks of this rank's arguments, into a status and a reason
  *      (no communication, no early return: every rank goes on to 1);
- *   1. MPI_Allgather of a fixed 48-byte descriptor (struct gr_mpi_desc):
- *      every rank learns every rank's n_local, (type, op, flags) and
- *      local outcome, hence the partition, and decides alike whether to
- *      stop (the lowest failing rank's status) or go on;
+ *   1. MPI_Allgather of fixed slots: a 48-byte descriptor (struct
+ *      gr_mpi_desc), and, when the communicator remembers the previous
+ *      successful call's partition (the steady state, below), an 8-byte
+ *      status prefix and this rank's partial of its part at the offset
+ *      that partition gives.  Every rank learns every rank's n_local,
+ *      (type, op, flags) and local outcome, hence the partition, and
+ *      decides alike whether to stop (the lowest failing rank's status),
+ *      to combine the partials it already has (every descriptor matches
+ *      the remembered partition: go to 4), or to go on to 2;
  *   2. gpureduce_partial_reduce() of this rank's part at its global
  *      offset, written straight into this rank's slot of the receive
  *      buffer, after an 8-byte prefix holding its status;
  *   3. MPI_Allgatherv (MPI_IN_PLACE, MPI_BYTE) of the slots, whose sizes
  *      every rank computes from the descriptors with
  *      gpureduce_partial_bytes(); the prefixes carry the partial
- *      reductions' outcomes, so a failure there is every rank's too;
+ *      reductions' outcomes, so a failure there is every rank's too.
+ *      The partition and the slot size (the largest partial) are then
+ *      remembered for the next call's round 1;
  *   4. the partials moved together (the prefixes squeezed out) and
  *      gpureduce_partial_combine() into output.
+ * So a steady state (the same n_local, type, op and flags on every rank
+ * as in the previous call on the communicator) costs one collective, the
+ * same count as a local reduction plus MPI_Allreduce; a changed partition
+ * costs one round 1 more.  Every rank keeps the same memory of the
+ * partition, since it is set from what every rank received alike.
  * MPI only moves bytes: no MPI_Op ever sees the data.
  *
  * Per communicator, an attribute (a keyval made once) holds the state: an
@@ -91,11 +103,23 @@ enum gr_reason {
 typedef struct gr_mpi_state {
   MPI_Comm comm;         /* the duplicate; MPI_COMM_NULL once freed at MPI_Finalize */
   int size, rank;
-  gr_mpi_desc *descs;    /* size descriptors (round 1's receive buffer) */
+  gr_mpi_desc *descs;    /* size descriptors, copied out of round 1's slots */
   int *counts, *displs;  /* size slots of round 2, in bytes */
   size_t *bytes;         /* size partial sizes */
   unsigned char *buf;    /* round 2's receive buffer, grow-only */
   size_t buf_bytes;
+  unsigned char *buf1;   /* round 1's receive buffer, grow-only */
+  size_t buf1_bytes;
+  /* The partition of the last call that reached its round 3, the same on
+   * every rank: steady != 0 when set.  n_locals and bytes hold each
+   * rank's n_local and partial size there; slot is the largest partial,
+   * which round 1 then carries from every rank. */
+  int steady;
+  int32_t s_type, s_op;
+  uint32_t s_flags;
+  uint64_t *n_locals;
+  uint64_t s_offset, s_n_global; /* this rank's offset, and the global n */
+  size_t slot;
   struct gr_mpi_state *prev, *next; /* every live state, for the finalize hook */
 } gr_mpi_state;
 
@@ -111,7 +135,11 @@ static void state_free_memory(gr_mpi_state *st) {
   free(st->buf);
   st->buf = NULL;
   st->buf_bytes = 0;
-  free(st->descs); /* counts, displs and bytes live in the same block */
+  free(st->buf1);
+  st->buf1 = NULL;
+  st->buf1_bytes = 0;
+  st->steady = 0;
+  free(st->descs); /* counts, displs, bytes and n_locals live in the same block */
   st->descs = NULL;
 }
 
@@ -229,7 +257,8 @@ static gpureduce_status_t get_state(MPI_Comm comm, gpureduce_handle_t h, gr_mpi_
   }
   gr_mpi_state *st = calloc(1, sizeof *st);
   const size_t n = (size_t)size;
-  void *block = malloc(n * (sizeof(gr_mpi_desc) + 2 * sizeof(int) + sizeof(size_t)));
+  void *block =
+      malloc(n * (sizeof(gr_mpi_desc) + sizeof(uint64_t) + sizeof(size_t) + 2 * sizeof(int)));
   if (!st || !block) {
     free(st);
     free(block);
@@ -241,7 +270,8 @@ static gpureduce_status_t get_state(MPI_Comm comm, gpureduce_handle_t h, gr_mpi_
   st->size = size;
   st->rank = rank;
   st->descs = block;
-  st->bytes = (size_t *)(st->descs + n);
+  st->n_locals = (uint64_t *)(st->descs + n);
+  st->bytes = (size_t *)(st->n_locals + n);
   st->counts = (int *)(st->bytes + n);
   st->displs = st->counts + n;
   if ((code = MPI_Comm_set_attr(comm, gr_keyval, st)) != MPI_SUCCESS) {
@@ -383,17 +413,91 @@ static gpureduce_status_t judge_descriptors(const gr_mpi_state *st, char *msg, s
   return GPUREDUCE_SUCCESS;
 }
 
-/* The receive buffer of round 2, at least bytes long (grow-only). */
-static int grow(gr_mpi_state *st, size_t bytes) {
-  if (bytes <= st->buf_bytes) return 1;
-  size_t want = st->buf_bytes ? st->buf_bytes : 4096;
+/* *buf, of *have bytes, at least bytes long (grow-only; the contents are
+ * not kept). */
+static int grow(unsigned char **buf, size_t *have, size_t bytes) {
+  if (bytes <= *have) return 1;
+  size_t want = *have ? *have : 4096;
   while (want < bytes) want = want > SIZE_MAX / 2 ? bytes : want * 2;
   unsigned char *p = malloc(want);
   if (!p) return 0;
-  free(st->buf);
-  st->buf = p;
-  st->buf_bytes = want;
+  free(*buf);
+  *buf = p;
+  *have = want;
   return 1;
+}
+
+/* Whether every descriptor of round 1 is that of a rank that made its
+ * partial at the remembered partition: the same on every rank. */
+static int steady_holds(const gr_mpi_state *st) {
+  if (!st->steady) return 0;
+  for (int r = 0; r < st->size; ++r) {
+    const gr_mpi_desc *d = &st->descs[r];
+    if (d->magic != GR_MPI_MAGIC || d->version != GR_MPI_DESC_VERSION ||
+        d->status != GPUREDUCE_SUCCESS || d->order_version != GPUREDUCE_ORDER_VERSION ||
+        d->partial_layout != GPUREDUCE_PARTIAL_LAYOUT || d->type != st->s_type ||
+        d->op != st->s_op || d->flags != st->s_flags || d->n_local != st->n_locals[r])
+      return 0;
+  }
+  return 1;
+}
+
+/* The status prefixes of the partials at buf + displs[r]: SUCCESS, or
+ * the failure of the lowest rank whose partial reduction failed, the
+ * same on every rank (this rank's own failure with its detail). */
+static gpureduce_status_t judge_prefixes(const gr_mpi_state *st, const unsigned char *buf,
+                                         gpureduce_op_t op, gpureduce_handle_t handle) {
+  for (int r = 0; r < st->size; ++r) {
+    int32_t prefix[2];
+    memcpy(prefix, buf + st->displs[r], sizeof prefix);
+    if (prefix[0] == GPUREDUCE_SUCCESS) continue;
+    const gpureduce_status_t rs = (gpureduce_status_t)prefix[0];
+    if (rs == GPUREDUCE_ERROR_EMPTY_INPUT)
+      return fail(handle, rs, "every rank's n_local is 0: %s of an empty array has no answer",
+                  gpureduce_op_name(op));
+    if (r == st->rank) {
+      /* This rank's own detail, from gpureduce_partial_reduce. */
+      char msg[256];
+      snprintf(msg, sizeof msg, "rank %d: %s", r, gpureduce_last_message(handle));
+      return fail(handle, rs, "%s", msg);
+    }
+    return fail(handle, rs, "rank %d: gpureduce_partial_reduce failed there: %s", r,
+                gpureduce_status_string(rs));
+  }
+  return GPUREDUCE_SUCCESS;
+}
+
+/* This rank's partial at my_offset of n_global into slot + GR_MPI_PREFIX,
+ * its status into the prefix at slot (the rest zeroed on a failure, so
+ * that no stale bytes travel). */
+static void reduce_into_slot(unsigned char *slot, size_t bytes, const void *input,
+                             size_t n_local, uint64_t my_offset, uint64_t n_global,
+                             gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                             gpureduce_handle_t handle) {
+  const gpureduce_status_t s = gpureduce_partial_reduce(input, n_local, my_offset, n_global, type,
+                                                        op, flags, slot + GR_MPI_PREFIX, handle);
+  const int32_t prefix[2] = {(int32_t)s, 0};
+  memcpy(slot, prefix, sizeof prefix);
+  if (s != GPUREDUCE_SUCCESS) memset(slot + GR_MPI_PREFIX, 0, bytes);
+}
+
+/* The partials at buf + displs[r] + GR_MPI_PREFIX, bytes[r] long, moved
+ * together in rank order to buf and combined into output. */
+static gpureduce_status_t combine_slots(gr_mpi_state *st, unsigned char *buf, void *output,
+                                        gpureduce_handle_t handle) {
+  size_t at = 0;
+  for (int r = 0; r < st->size; ++r) {
+    memmove(buf + at, buf + st->displs[r] + GR_MPI_PREFIX, st->bytes[r]);
+    at += st->bytes[r];
+  }
+  const gpureduce_status_t s = gpureduce_partial_combine(buf, at, output, handle);
+  if (s != GPUREDUCE_SUCCESS) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "rank %d: gpureduce_partial_combine: %s", st->rank,
+             gpureduce_last_message(handle));
+    return fail(handle, s, "%s", msg);
+  }
+  return GPUREDUCE_SUCCESS;
 }
 
 gpureduce_status_t gpureduce_mpi_reduce(const void *input, void *output, size_t n_local,
@@ -429,10 +533,41 @@ gpureduce_status_t gpureduce_mpi_reduce(const void *input, void *output, size_t 
   mine.n_local = (uint64_t)n_local;
   local_checks(&mine, input, output, handle);
 
-  /* 1. Every rank's descriptor. */
-  int code = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, st->descs, (int)sizeof mine,
-                           MPI_BYTE, st->comm);
+  /* 1. Every rank's descriptor, and in the steady state its partial, in
+   * slots of one size: the descriptor, then the prefix and the partial
+   * when the communicator remembers a partition.  If this rank's call
+   * fits that partition, its partial is made now, at the remembered
+   * offset; it is used only if every rank's call fits it. */
+  const size_t stride =
+      sizeof(gr_mpi_desc) + (st->steady ? GR_MPI_PREFIX + st->slot : 0);
+  if ((size_t)st->size > (size_t)INT_MAX / stride ||
+      !grow(&st->buf1, &st->buf1_bytes, stride * (size_t)st->size))
+    return fail(handle, GPUREDUCE_ERROR_OUT_OF_MEMORY,
+                "no host memory for the %zu-byte slots of %d ranks", stride, st->size);
+  unsigned char *mine_slot = st->buf1 + stride * (size_t)st->rank;
+  memcpy(mine_slot, &mine, sizeof mine);
+  if (st->steady) {
+    unsigned char *slot = mine_slot + sizeof mine;
+    memset(slot, 0, GR_MPI_PREFIX + st->slot);
+    if (mine.status == GPUREDUCE_SUCCESS && mine.type == st->s_type && mine.op == st->s_op &&
+        mine.flags == st->s_flags && mine.n_local == st->n_locals[st->rank])
+      reduce_into_slot(slot, st->bytes[st->rank], input, n_local, st->s_offset, st->s_n_global,
+                       type, op, flags, handle);
+  }
+  int code = MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, st->buf1, (int)stride, MPI_BYTE,
+                           st->comm);
   if (code != MPI_SUCCESS) return mpi_fail(handle, "MPI_Allgather", code);
+  for (int r = 0; r < st->size; ++r)
+    memcpy(&st->descs[r], st->buf1 + stride * (size_t)r, sizeof(gr_mpi_desc));
+
+  if (steady_holds(st)) {
+    /* Every rank made its partial at the remembered partition: the
+     * partials are all here. */
+    for (int r = 0; r < st->size; ++r) st->displs[r] = (int)(stride * (size_t)r + sizeof mine);
+    if ((s = judge_prefixes(st, st->buf1, op, handle)) != GPUREDUCE_SUCCESS) return s;
+    return combine_slots(st, st->buf1, output, handle);
+  }
+
   char msg[256];
   if ((s = judge_descriptors(st, msg, sizeof msg)) != GPUREDUCE_SUCCESS)
     return fail(handle, s, "%s", msg);
@@ -445,7 +580,10 @@ gpureduce_status_t gpureduce_mpi_reduce(const void *input, void *output, size_t 
                   "the parts' n_local sum past 2^64 elements (at rank %d)", r);
     n_global += st->descs[r].n_local;
   }
-  size_t total = 0;
+  /* Forget the old partition before the slots are rewritten: a failure
+   * from here on is every rank's alike, and the next call starts afresh. */
+  st->steady = 0;
+  size_t total = 0, largest = 0;
   for (int r = 0; r < st->size; ++r) {
     const uint64_t n_r = st->descs[r].n_local;
     const size_t b = gpureduce_partial_bytes(n_r, offset, n_global, type, op, flags);
@@ -456,6 +594,8 @@ gpureduce_status_t gpureduce_mpi_reduce(const void *input, void *output, size_t 
                   b, r, n_r, offset, n_global);
     if (r == st->rank) my_offset = offset;
     st->bytes[r] = b;
+    st->n_locals[r] = n_r;
+    if (b > largest) largest = b;
     st->counts[r] = (int)(GR_MPI_PREFIX + b);
     if (total > (size_t)INT_MAX - (size_t)st->counts[r])
       return fail(handle, GPUREDUCE_ERROR_INVALID_ARGUMENT,
@@ -465,50 +605,28 @@ gpureduce_status_t gpureduce_mpi_reduce(const void *input, void *output, size_t 
     total += (size_t)st->counts[r];
     offset += n_r;
   }
-  if (!grow(st, total))
+  if (!grow(&st->buf, &st->buf_bytes, total))
     return fail(handle, GPUREDUCE_ERROR_OUT_OF_MEMORY,
                 "no host memory for the %zu bytes of %d ranks' partials", total, st->size);
 
   /* 2. This rank's partial, into its slot after the status prefix. */
-  unsigned char *slot = st->buf + st->displs[st->rank];
-  s = gpureduce_partial_reduce(input, n_local, my_offset, n_global, type, op, flags,
-                               slot + GR_MPI_PREFIX, handle);
-  int32_t prefix[2] = {(int32_t)s, 0};
-  memcpy(slot, prefix, sizeof prefix);
-  if (s != GPUREDUCE_SUCCESS) /* the rest of the slot travels as it is */
-    memset(slot + GR_MPI_PREFIX, 0, st->bytes[st->rank]);
+  reduce_into_slot(st->buf + st->displs[st->rank], st->bytes[st->rank], input, n_local, my_offset,
+                   n_global, type, op, flags, handle);
 
   /* 3. Every rank's slot. */
   code = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, st->buf, st->counts, st->displs,
                         MPI_BYTE, st->comm);
   if (code != MPI_SUCCESS) return mpi_fail(handle, "MPI_Allgatherv", code);
-  for (int r = 0; r < st->size; ++r) {
-    memcpy(prefix, st->buf + st->displs[r], sizeof prefix);
-    if (prefix[0] == GPUREDUCE_SUCCESS) continue;
-    const gpureduce_status_t rs = (gpureduce_status_t)prefix[0];
-    if (rs == GPUREDUCE_ERROR_EMPTY_INPUT)
-      return fail(handle, rs, "every rank's n_local is 0: %s of an empty array has no answer",
-                  gpureduce_op_name(op));
-    if (r == st->rank) {
-      /* This rank's own detail, from gpureduce_partial_reduce. */
-      snprintf(msg, sizeof msg, "rank %d: %s", r, gpureduce_last_message(handle));
-      return fail(handle, rs, "%s", msg);
-    }
-    return fail(handle, rs, "rank %d: gpureduce_partial_reduce failed there: %s", r,
-                gpureduce_status_string(rs));
-  }
+  /* The next call's round 1 carries partials at this partition. */
+  st->steady = 1;
+  st->s_type = mine.type;
+  st->s_op = mine.op;
+  st->s_flags = mine.flags;
+  st->s_offset = my_offset;
+  st->s_n_global = n_global;
+  st->slot = largest;
+  if ((s = judge_prefixes(st, st->buf, op, handle)) != GPUREDUCE_SUCCESS) return s;
 
   /* 4. The partials together, in rank order, and combined. */
-  size_t at = 0;
-  for (int r = 0; r < st->size; ++r) {
-    memmove(st->buf + at, st->buf + st->displs[r] + GR_MPI_PREFIX, st->bytes[r]);
-    at += st->bytes[r];
-  }
-  s = gpureduce_partial_combine(st->buf, at, output, handle);
-  if (s != GPUREDUCE_SUCCESS) {
-    snprintf(msg, sizeof msg, "rank %d: gpureduce_partial_combine: %s", st->rank,
-             gpureduce_last_message(handle));
-    return fail(handle, s, "%s", msg);
-  }
-  return GPUREDUCE_SUCCESS;
+  return combine_slots(st, st->buf, output, handle);
 }
