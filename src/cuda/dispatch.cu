@@ -34,7 +34,7 @@ gpureduce_status_t launch_reduce(gpureduce_handle *h, const void *kernel, const 
                                  void *acc_out) {
   gr_plan plan;
   gr_plan_make(n, gpureduce_type_size(type), 1, &plan);
-  plan.grid = grid ? grid : gr_tune_grid(h, type, op, flags, &plan);
+  gr_plan_fit(&plan, grid ? grid : gr_tune_grid(h, type, op, flags, &plan));
 
   gr::ReduceParams params;
   params.input = input;

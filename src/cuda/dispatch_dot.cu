@@ -73,7 +73,8 @@ extern "C" gpureduce_status_t gr_cuda_dot(gpureduce_handle *h, const void *x, co
     gr_plan_make(n, elem, 1, &plan);
     kernel = k.reduce;
     const uint64_t fill = sms * resident_blocks(kernel, type, flags);
-    grid = plan.groups < fill ? plan.groups : fill;
+    gr_plan_fit(&plan, (unsigned)(fill < UINT32_MAX ? fill : UINT32_MAX));
+    grid = plan.grid;
     one.input = x;
     one.input2 = y;
     one.output = output;

@@ -19,3 +19,18 @@ void gr_plan_make(uint64_t n, size_t elem_size, unsigned max_grid, struct gr_pla
   if (max_grid < 1) max_grid = 1;
   plan->grid = plan->groups < max_grid ? (unsigned)(plan->groups ? plan->groups : 1) : max_grid;
 }
+
+void gr_plan_fit(struct gr_plan *plan, unsigned grid) {
+  if (grid < 1) grid = 1;
+  unsigned g = plan->group_log2;
+  uint64_t groups = plan->groups;
+  while (groups > grid && g < 63) {
+    ++g;
+    groups = (plan->tiles >> g) + ((plan->tiles & ((1ull << g) - 1)) != 0);
+  }
+  if (g != plan->group_log2 && groups * 10 >= (uint64_t)grid * 9) {
+    plan->group_log2 = g;
+    plan->groups = groups;
+  }
+  plan->grid = plan->groups < grid ? (unsigned)(plan->groups ? plan->groups : 1) : grid;
+}
