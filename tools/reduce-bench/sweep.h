@@ -1,7 +1,8 @@
 /*
- * sweep.h - reduce-bench --sweep: one operation over n = 2^10 .. 2^30 on
- * random data, gpureduce against CUB and the probe; and the timing and
- * the memory rule that another sweep of gpureduce_reduce can share.
+ * sweep.h - reduce-bench's sweeps of gpureduce_reduce on random data,
+ * gpureduce against CUB and the probe: --sweep, one operation over n =
+ * 2^10 .. 2^30 (sweep.c), and --sweep-1d, every operation and type at a
+ * few sizes and two alignments (sweep1d.c); and what the two share.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -21,6 +22,10 @@ struct run;
 /* The sweep on run's backend (host: up to 2^26); its report on stdout.
  * EXIT_OK, or EXIT_WRONG after a wrong result. */
 int run_sweep(struct run *run);
+
+/* The 1-D sweep (--sweep-1d) on run's backend; its report on stdout.
+ * EXIT_OK, or EXIT_WRONG after a wrong result. */
+int run_sweep_1d(struct run *run);
 
 /* The sweeps' timing of one point: WARMUP_CALLS warm-up calls, then
  * --repeat batches of SWEEP_BATCH back-to-back calls (median_ms). */
