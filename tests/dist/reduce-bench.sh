@@ -19,6 +19,11 @@
 # backend, and with --backend cuda, each a SKIP on a machine without a
 # CUDA device.
 #
+# The 1-D sweep (--sweep-1d, --sizes, --runs, the lists of --op and
+# --type): its usage errors, and small runs on the host backend, whose
+# CSV must have the columns of doc/perf-h200-1d.csv and a row, checked
+# ok, for every (op, type) gpureduce_reduce supports, size and offset.
+#
 # --with-value (ARGMIN and ARGMAX with the element's value): its usage
 # errors; the ladder's single mode (the plain arg op's row beside it),
 # the batched and the segmented modes on the host backend, and small runs
@@ -38,7 +43,7 @@ bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
 
 tap_tmpdir bench
 
-echo "1..126"
+echo "1..156"
 n=0
 
 # expect STATUS DESCRIPTION ARGS...: run reduce-bench ARGS (stdout in
@@ -432,3 +437,69 @@ run_or_skip "cuda: --with-value, random:5 over 2^16 bf16 elements, argmin" \
   --backend cuda --segments random:5 --n 2^16 --op argmin --type bf16 --with-value --repeat 1 \
   --csv
 also_run "cuda: --segments --with-value: every segment checked ok" seg_checked_ok
+
+# ---- the 1-D sweep (--sweep-1d) ---------------------------------------------
+expect 0 "--help" --help
+for opt in "--sweep-1d" "--sizes LIST" "--runs R"; do
+  also "--help lists $opt" grep -q -e "^  $opt\( \|\$\)" "$tmp/out"
+done
+
+refused "--sizes needs --sweep-1d" "--sizes and --runs apply to --sweep-1d" --sizes 2^10
+refused "--runs needs --sweep-1d" "--sizes and --runs apply to --sweep-1d" --sweep --runs 3
+refused "a list of operations needs --sweep-1d" "a list of operations applies to --sweep-1d" \
+  --op sum,max --n 8
+refused "a list of types needs --sweep-1d" "a list of types applies to --sweep-1d" \
+  --type f32,f64 --n 8
+refused "--sweep-1d and --n exclude each other" "--sweep-1d: not with --n" --sweep-1d --n 8
+refused "--sweep-1d and --blocks exclude each other" "--sweep-1d: not with --n" \
+  --sweep-1d --blocks 4
+refused "--sweep-1d has flags 0 only" "flags 0 only" --sweep-1d --op argmin --with-value
+refused "--sweep-1d is not for dot" "not --op dot" --sweep-1d --op dot
+refused "dot is not an item of a list" "dot goes alone" --sweep-1d --op sum,dot
+refused "--op: an unknown operation in a list" "unknown operation 'median'" \
+  --sweep-1d --op sum,median
+refused "--sizes: an empty item" "an empty item" --sweep-1d --sizes 2^10,,2^12
+refused "--sizes: not a count" "--sizes: '12x' is not a count" --sweep-1d --sizes 2^10,12x
+refused "--sizes: 0 is out of range" "--sizes: 0 is out of range" --sweep-1d --sizes 0
+
+# sweep_1d_grid PAIRS SIZES OFFSETS: the CSV in $tmp/out has a row for
+# every (op, type) of PAIRS, size and offset: PAIRS distinct pairs, each
+# with SIZES x OFFSETS rows.
+sweep_1d_grid ()
+{
+  test "$(csv_column op | wc -l)" -eq $(($1 * $2 * $3)) &&
+  test "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$tmp/out" | sort | uniq -c \
+          | awk -v k=$(($2 * $3)) '$1 == k { ++good } END { print good + 0 }')" -eq "$1"
+}
+
+# Every op and type with flags 0: gpureduce_result_size is not 0 for all
+# 10 x 10 of them.
+expect 0 "host: --sweep-1d on 2^10 and 2^12 elements, --csv" \
+  --backend host --sweep-1d --sizes 2^12,2^10 --repeat 1 --runs 1 --csv
+also "host: --sweep-1d --csv: the header of doc/perf-h200-1d.csv, then check" \
+  test "$(head -n 1 "$tmp/out")" = "op,type,n,offset,gr_us,cub_us,probe_us,check"
+also "host: --sweep-1d --csv: every line has the header's number of fields" \
+  same_field_count "$tmp/out"
+also "host: --sweep-1d: 400 rows, 100 (op, type) pairs x 2 sizes x 2 offsets" \
+  sweep_1d_grid 100 2 2
+also "host: --sweep-1d: the sizes 1024 and 4096, ascending within each pair" \
+  test "$(csv_column n | head -n 4 | tr '\n' ' ')" = "1024 1024 4096 4096 "
+also "host: --sweep-1d: offsets 0 and 3, the default" \
+  test "$(csv_column offset | sort -u | tr '\n' ' ')" = "0 3 "
+also "host: --sweep-1d: no cub or probe times on the host backend" \
+  test -z "$({ csv_column cub_us; csv_column probe_us; } | tr -d '\n')"
+also "host: --sweep-1d: every row checked ok" checked_ok
+
+expect 0 "host: --sweep-1d, sum and argmax of f16 and u8 at offset 5, --json" \
+  --backend host --sweep-1d --op argmax,sum --type u8,f16 --sizes 1000 --offset 5 --repeat 1 \
+  --runs 1 --json
+also "host: --sweep-1d --json: op and type null, the offset 5" \
+  grep -q '"mode": "sweep-1d", "op": null, "type": null, .*"offset": 5' "$tmp/out"
+also "host: --sweep-1d --json: 8 rows, every one checked ok" \
+  test "$(grep -c '"check": "ok"' "$tmp/out")" -eq 8
+
+expect 0 "host: --sweep-1d --offset 0: offset 0 only, --no-check" \
+  --backend host --sweep-1d --op min --type i64 --sizes 2^10 --offset 0 --repeat 1 --runs 1 \
+  --no-check --csv
+also "host: --sweep-1d --offset 0 --no-check: one row, not checked" \
+  test "$(sed -n 2p "$tmp/out" | cut -d, -f1-4,8)" = "min,i64,1024,0,-"

@@ -11,6 +11,7 @@
  *   report.c   tables and their output as text, CSV or JSON
  *   checks.c   what a result must be
  *   ladder.c, sweep.c, tune.c  the ladder, the sweep, the tuner
+ *   sweep1d.c  --sweep-1d (every op and type, two alignments)
  *   batched.c  --batch and --sweep-batched (gpureduce_reduce_batched)
  *   segments.c --segments and --sweep-segments (gpureduce_reduce_segments)
  *   dot.c      --op dot (gpureduce_dot), cublas.c its cuBLAS comparison

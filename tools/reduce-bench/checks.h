@@ -75,5 +75,11 @@ struct verdict check_ones(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
  * status 1 when the reference cannot allocate its n accumulators. */
 struct verdict check_reference(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
                                const void *x, size_t n, const void *got);
+/* check_reference's bits alone, without the error bound (which, for a
+ * floating product, does not allow for underflow: the product of 2^10
+ * random values on [-1, 1) is 0 in every type, its exact value about
+ * 1e-470). */
+struct verdict check_reference_bits(gpureduce_type_t t, gpureduce_op_t op, unsigned flags,
+                                    const void *x, size_t n, const void *got);
 
 #endif /* REDUCE_BENCH_CHECKS_H */

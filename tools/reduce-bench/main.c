@@ -8,13 +8,14 @@
  * read-only bandwidth probe on n = 2^24 - 611 floats that are all 1.0, so
  * every partial sum is exact and every result is checked exactly.
  * --sweep times one operation over n = 2^10 .. 2^30 on random data made on
- * the device; --batch and --sweep-batched time the batched reduction of
+ * the device, --sweep-1d every operation and type at a few sizes and two
+ * alignments; --batch and --sweep-batched time the batched reduction of
  * the rows or columns of a matrix; --segments and --sweep-segments the
  * segmented reduction of CSR offsets; --op dot the dot product beside
  * cuBLAS.  Without a GPU the host backend
  * runs the same tables.
  *
- * The modes live in ladder.c, sweep.c, batched.c, segments.c and tune.c,
+ * The modes live in ladder.c, sweep.c, sweep1d.c, batched.c, segments.c and tune.c,
  * the CUDA work (fills, events, CUB, the probe) in bench_cuda.cu; bench.h
  * lists every part.
  */
@@ -44,6 +45,8 @@ int main(int argc, char **argv) {
     status = run_dot(&run);
   else if (o.sweep)
     status = run_sweep(&run);
+  else if (o.sweep_1d)
+    status = run_sweep_1d(&run);
   else if (is_batched(&o))
     status = run_batched(&run);
   else if (is_segmented(&o))

@@ -35,6 +35,8 @@
 #define MAX_ZIPF_MAX ((uint64_t)1 << 24) /* zipf:S:MAX: a table of MAX doubles */
 #define MAX_ZIPF_EXPONENT 100.0
 #define DEFAULT_SEED 1
+#define SWEEP_1D_OFFSET 3 /* --sweep-1d's misaligned offset, in elements */
+#define SWEEP_1D_RUNS 3
 
 /* ---- usage: one array, the source of --help and of the man page -------- */
 
@@ -69,17 +71,21 @@ static const char *const usage_text[] = {
     "                    cublasDdot, cublasDotEx for f16 and bf16) when it was",
     "                    built in, GB/s counting both inputs, and checks every",
     "                    result up to n = 2^26 bit for bit against the tests'",
-    "                    reference",
+    "                    reference; with --sweep-1d a comma-separated list of",
+    "                    operations other than dot (default: all of them)",
     "  --type NAME       f16, bf16, f32, f64, i8, u8, i32, u32, i64 or u64",
     "                    (default f32); the ladder rungs are f32 sum only, other",
-    "                    operations and types get rows gpureduce, cub and probe",
+    "                    operations and types get rows gpureduce, cub and probe;",
+    "                    with --sweep-1d a comma-separated list (default: all)",
     "  --f64-accumulate  accumulate an f32 sum, prod, sum_abs, sum_squares, nrm2,",
     "                    mean_var or dot in double (GPUREDUCE_ACCUMULATE_F64)",
     "  --with-value      argmin or argmax with the element's value",
     "                    (GPUREDUCE_WITH_VALUE, 16-byte results); the 1-D runs",
     "                    time the plain arg op beside it",
     "  --offset K        start the input K elements into its allocation, so it",
-    "                    is misaligned (default 0)",
+    "                    is misaligned (default 0); with --sweep-1d the offset",
+    "                    of the misaligned rows beside offset 0 (default 3; 0:",
+    "                    offset 0 only)",
     "  --device D        CUDA device ordinal (default 0); given with --backend",
     "                    auto and no device, exit status 3 (no host fallback)",
     "  --backend B       auto, cuda or host (default auto: CUDA when a device",
@@ -95,6 +101,19 @@ static const char *const usage_text[] = {
     "                    (nondeterministic) kernel; gpureduce's results are",
     "                    checked against the tests' reference (tests/lib) and,",
     "                    on CUDA, bit for bit against the host backend",
+    "  --sweep-1d        every operation and type that gpureduce_reduce supports",
+    "                    with flags 0, at n = 2^10, 2^14, 2^18, 2^20, 2^22,",
+    "                    2^24, 2^26, 2^28 and 2^30 (host backend: up to 2^20)",
+    "                    and at offsets 0 and --offset, one input buffer per",
+    "                    type: gpureduce, CUB and the probe, each time the",
+    "                    median of --runs runs of the --sweep timing; results",
+    "                    up to n = 2^20 checked bit for bit (CUDA: against the",
+    "                    host backend on the data copied back; host backend:",
+    "                    against the tests' reference)",
+    "  --sizes LIST      the sizes of --sweep-1d, comma separated, in the",
+    "                    syntax of --n (default: as above)",
+    "  --runs R          --sweep-1d: each time is the median of R runs (default",
+    "                    3)",
     "  --batch B         one batched call (gpureduce_reduce_batched) of B vectors",
     "                    of --n elements, the rows of a B x N matrix, timed with",
     "                    CUB (DeviceSegmentedReduce) and the probe; every result",
@@ -296,6 +315,80 @@ static unsigned option_layouts(const char *arg) {
   return mask;
 }
 
+/* ---- lists: --op, --type, --sizes ---------------------------------------- */
+
+/* Item `len` bytes at p of a comma-separated list of option `name`, as a
+ * string in buf (an item too long for it, or empty, is a usage error). */
+static const char *list_item(const char *name, const char *p, size_t len, char *buf,
+                             size_t size) {
+  if (len == 0) usage_error("--%s: an empty item in the list", name);
+  if (len >= size) usage_error("--%s: '%.*s...' is too long for an item", name, 20, p);
+  memcpy(buf, p, len);
+  buf[len] = '\0';
+  return buf;
+}
+
+/* --op NAME or --op LIST: o->op (the first), o->op_mask, o->op_count; dot
+ * alone only. */
+static void option_ops(const char *arg, struct options *o) {
+  char item[32];
+  o->dot = strcmp(arg, "dot") == 0;
+  o->op = GPUREDUCE_SUM;
+  o->op_mask = 0;
+  o->op_count = 0;
+  if (o->dot) return;
+  for (const char *p = arg;;) {
+    const size_t len = strcspn(p, ",");
+    list_item("op", p, len, item, sizeof item);
+    if (strcmp(item, "dot") == 0)
+      usage_error("--op: dot goes alone (it is gpureduce_dot, not an operation of a list)");
+    const gpureduce_op_t op = option_op(item);
+    if (o->op_count++ == 0) o->op = op;
+    o->op_mask |= 1u << op;
+    if (!p[len]) break;
+    p += len + 1;
+  }
+}
+
+/* --type NAME or --type LIST: o->type (the first), o->type_mask,
+ * o->type_count. */
+static void option_types(const char *arg, struct options *o) {
+  char item[32];
+  o->type_mask = 0;
+  o->type_count = 0;
+  for (const char *p = arg;;) {
+    const size_t len = strcspn(p, ",");
+    const gpureduce_type_t t = option_type(list_item("type", p, len, item, sizeof item));
+    if (o->type_count++ == 0) o->type = t;
+    o->type_mask |= 1u << t;
+    if (!p[len]) break;
+    p += len + 1;
+  }
+}
+
+static int compare_sizes(const void *a, const void *b) {
+  const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* --sizes LIST: counts from 1 to MAX_N, sorted, each once. */
+static void option_sizes(const char *arg, struct options *o) {
+  char item[64];
+  int count = 0;
+  for (const char *p = arg;;) {
+    const size_t len = strcspn(p, ",");
+    if (count == MAX_SIZES) usage_error("--sizes: more than %d sizes", MAX_SIZES);
+    o->sizes[count++] = option_count("sizes", list_item("sizes", p, len, item, sizeof item), 1,
+                                     MAX_N);
+    if (!p[len]) break;
+    p += len + 1;
+  }
+  qsort(o->sizes, (size_t)count, sizeof o->sizes[0], compare_sizes);
+  o->nsizes = 0;
+  for (int i = 0; i < count; ++i)
+    if (i == 0 || o->sizes[i] != o->sizes[i - 1]) o->sizes[o->nsizes++] = o->sizes[i];
+}
+
 /* ---- --segments DIST ----------------------------------------------------- */
 
 #define DIST_SYNTAX "uniform:L, random:L, zipf:S:MAX, huge:A:B or huge:A:B:K"
@@ -426,6 +519,9 @@ enum {
   OPT_ONLY,
   OPT_REPEAT,
   OPT_SWEEP,
+  OPT_SWEEP_1D,
+  OPT_SIZES,
+  OPT_RUNS,
   OPT_TUNE,
   OPT_BATCH,
   OPT_COLUMNS,
@@ -456,6 +552,9 @@ static const struct option long_options[] = {
     {"only", required_argument, NULL, OPT_ONLY},
     {"repeat", required_argument, NULL, OPT_REPEAT},
     {"sweep", no_argument, NULL, OPT_SWEEP},
+    {"sweep-1d", no_argument, NULL, OPT_SWEEP_1D},
+    {"sizes", required_argument, NULL, OPT_SIZES},
+    {"runs", required_argument, NULL, OPT_RUNS},
     {"tune", no_argument, NULL, OPT_TUNE},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"columns", no_argument, NULL, OPT_COLUMNS},
@@ -575,8 +674,38 @@ static void check_segmented_options(const struct options *o) {
                 (unsigned long long)d->small, (unsigned long long)d->hi, o->n);
 }
 
+/* --sweep-1d, --sizes, --runs, and the lists of --op and --type. */
+static void check_sweep_1d_options(struct options *o) {
+  if (o->op_count > 1 && !o->sweep_1d)
+    usage_error("--op: a list of operations applies to --sweep-1d; the other modes take one");
+  if (o->type_count > 1 && !o->sweep_1d)
+    usage_error("--type: a list of types applies to --sweep-1d; the other modes take one");
+  if ((o->nsizes || o->runs_given) && !o->sweep_1d)
+    usage_error("--sizes and --runs apply to --sweep-1d");
+  if (!o->sweep_1d) return;
+  if (o->n_given || o->sweep || o->tune || is_batched(o) || is_segmented(o) || o->only_given ||
+      o->blocks)
+    usage_error("--sweep-1d: not with --n (--sizes chooses its sizes), --sweep, --tune, --batch, "
+                "--sweep-batched, --segments, --sweep-segments, --only or --blocks");
+  if (o->dot) usage_error("--sweep-1d times gpureduce_reduce's operations, not --op dot");
+  if (o->flags)
+    usage_error("--sweep-1d: flags 0 only (not --f64-accumulate or --with-value)");
+  int pairs = 0;
+  for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t)
+    for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
+      pairs += (!o->type_mask || (o->type_mask >> t & 1u)) &&
+               (!o->op_mask || (o->op_mask >> op & 1u)) &&
+               gpureduce_result_size((gpureduce_type_t)t, (gpureduce_op_t)op, 0) != 0;
+  if (!pairs)
+    usage_error("--sweep-1d: gpureduce_reduce supports none of these operations on these types "
+                "with flags 0");
+  if (!o->offset_given) o->offset = SWEEP_1D_OFFSET;
+  if (!o->runs_given) o->runs = SWEEP_1D_RUNS;
+}
+
 /* Cross-option rules, after every option was read. */
 static void check_options(struct options *o) {
+  check_sweep_1d_options(o);
   check_batched_options(o);
   check_segmented_options(o);
   if (o->dot && (is_batched(o) || is_segmented(o) || o->tune || o->only_given || o->blocks))
@@ -602,12 +731,14 @@ static void check_options(struct options *o) {
         "--only: the ladder rungs 1 to 6 are f32 sum only (no --op, --type, "
         "--f64-accumulate or --with-value)");
   if (o->offset > SIZE_MAX / 16 - o->n) usage_error("--offset: too large for --n");
+  if (o->nsizes && o->offset > SIZE_MAX / 16 - o->sizes[o->nsizes - 1])
+    usage_error("--offset: too large for --sizes");
 }
 
 /* --repeat's default, and the ladder's minimum. */
 static void default_repeat(struct options *o) {
   /* batches of calls */
-  const int batches = o->sweep || o->dot || is_batched(o) || is_segmented(o);
+  const int batches = o->sweep || o->sweep_1d || o->dot || is_batched(o) || is_segmented(o);
   if (!o->repeat_given) o->repeat = batches ? SWEEP_REPEAT : LADDER_MIN_REPEAT;
   if (!batches && o->repeat < LADDER_MIN_REPEAT) {
     fprintf(stderr, PROGRAM ": --repeat %d raised to %d, the ladder's minimum\n", o->repeat,
@@ -632,14 +763,13 @@ void parse_options(int argc, char **argv, struct options *o) {
     if (c == -1) break;
     switch (c) {
       case OPT_N: o->n = option_count("n", optarg, 1, MAX_N), o->n_given = 1; break;
-      case OPT_OP:
-        o->dot = strcmp(optarg, "dot") == 0;
-        o->op = o->dot ? GPUREDUCE_SUM : option_op(optarg);
-        break;
-      case OPT_TYPE: o->type = option_type(optarg); break;
+      case OPT_OP: option_ops(optarg, o); break;
+      case OPT_TYPE: option_types(optarg, o); break;
       case OPT_F64: o->flags |= GPUREDUCE_ACCUMULATE_F64; break;
       case OPT_WITH_VALUE: o->flags |= GPUREDUCE_WITH_VALUE; break;
-      case OPT_OFFSET: o->offset = option_count("offset", optarg, 0, MAX_OFFSET); break;
+      case OPT_OFFSET:
+        o->offset = option_count("offset", optarg, 0, MAX_OFFSET), o->offset_given = 1;
+        break;
       case OPT_DEVICE:
         o->device = option_int("device", optarg, 0, 1023), o->device_given = 1;
         break;
@@ -649,6 +779,9 @@ void parse_options(int argc, char **argv, struct options *o) {
         o->repeat = option_int("repeat", optarg, 1, 100000), o->repeat_given = 1;
         break;
       case OPT_SWEEP: o->sweep = 1; break;
+      case OPT_SWEEP_1D: o->sweep_1d = 1; break;
+      case OPT_SIZES: option_sizes(optarg, o); break;
+      case OPT_RUNS: o->runs = option_int("runs", optarg, 1, 1000), o->runs_given = 1; break;
       case OPT_TUNE: o->tune = 1; break;
       case OPT_BATCH: o->batch = option_count("batch", optarg, 1, MAX_N); break;
       case OPT_COLUMNS: o->columns = 1; break;

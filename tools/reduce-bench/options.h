@@ -12,6 +12,7 @@
 #include "gpureduce.h"
 
 #define LADDER_N (((size_t)1 << 24) - 611) /* 611 = 13 x 47: no block size divides n */
+#define MAX_SIZES 64                       /* the sizes --sizes may name */
 
 enum backend { BACKEND_AUTO, BACKEND_CUDA, BACKEND_HOST };
 enum format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
@@ -50,11 +51,16 @@ struct options {
   size_t n;
   int n_given;
   int device_given;
-  gpureduce_op_t op; /* GPUREDUCE_SUM for --op dot */
+  gpureduce_op_t op; /* GPUREDUCE_SUM for --op dot; a list's first */
   int dot;           /* --op dot: gpureduce_dot (dot.c) */
-  gpureduce_type_t type;
+  gpureduce_type_t type; /* a list's first */
+  /* --op LIST and --type LIST (--sweep-1d): bits 1 << op, 1 << type; 0:
+   * not given.  The counts are the names given (more than 1: a list). */
+  unsigned op_mask, type_mask;
+  int op_count, type_count;
   unsigned flags;
   size_t offset;
+  int offset_given;
   int device;
   enum backend backend;
   enum format format;
@@ -81,12 +87,19 @@ struct options {
   int sweep_segments;
   uint64_t seed;
   int seed_given;
+  /* --sweep-1d, --sizes, --runs: every op and type of gpureduce_reduce */
+  int sweep_1d;
+  size_t sizes[MAX_SIZES]; /* --sizes, ascending, each once */
+  int nsizes;              /* 0: the default sizes */
+  int runs;                /* median of this many runs (default 3) */
+  int runs_given;
 };
 
 /*
  * Read argv into o, with the defaults: --repeat 10 for the ladder (a
  * smaller value raised to it, with a line on stderr), 5 for --sweep,
- * --batch and --sweep-batched.
+ * --sweep-1d, --batch and --sweep-batched; for --sweep-1d, --offset 3
+ * and --runs 3.
  * --help and --version print and exit 0; a bad option or value prints
  * one line and the usage on stderr and exits 2.
  */

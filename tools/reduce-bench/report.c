@@ -252,7 +252,9 @@ static void print_header_text(FILE *f, const struct run *run) {
     fprintf(f, PROGRAM " %s: host backend, %ld CPUs online\n", gpureduce_version_string(),
             sysconf(_SC_NPROCESSORS_ONLN));
   }
-  fprintf(f, "operation: %s, offset %zu element(s)\n", what_text(o, what, sizeof what), o->offset);
+  if (!o->sweep_1d) /* its rows name their operation, type and offset */
+    fprintf(f, "operation: %s, offset %zu element(s)\n", what_text(o, what, sizeof what),
+            o->offset);
   for (int i = 0; i < run->nhead; ++i) fprintf(f, "%s\n", run->head[i]);
   if (run->limit_gbs > 0)
     fprintf(f,
@@ -291,16 +293,19 @@ static void print_json(FILE *f, const struct run *run, const struct table *t) {
   json_string(f, gpureduce_version_string());
   fprintf(f, ", \"order_version\": %d,\n", GPUREDUCE_ORDER_VERSION);
   print_device_json(f, run);
-  fprintf(f,
-          "  \"mode\": \"%s\", \"op\": \"%s\", \"type\": \"%s\", \"f64_accumulate\": %s, "
-          "\"with_value\": %s, \"offset\": %zu, \"checked\": %s, \"cub\": ",
-          run->mode, op_text(o), gpureduce_type_name(o->type),
+  fprintf(f, "  \"mode\": \"%s\", \"op\": ", run->mode);
+  if (o->sweep_1d) /* one op and type per row */
+    fputs("null, \"type\": null", f);
+  else
+    fprintf(f, "\"%s\", \"type\": \"%s\"", op_text(o), gpureduce_type_name(o->type));
+  fprintf(f, ", \"f64_accumulate\": %s, \"with_value\": %s, \"offset\": %zu, \"checked\": %s, "
+             "\"cub\": ",
           o->flags & GPUREDUCE_ACCUMULATE_F64 ? "true" : "false",
           is_with_value(o) ? "true" : "false", o->offset, o->check ? "true" : "false");
   json_string(f, cub_text(cub, sizeof cub));
   fprintf(f, ",\n  \"backend\": \"%s\", \"repeat\": %d, \"n\": ", run->cuda ? "cuda" : "host",
           o->repeat);
-  if (o->sweep || o->tune || o->sweep_batched || o->sweep_segments)
+  if (o->sweep || o->sweep_1d || o->tune || o->sweep_batched || o->sweep_segments)
     fputs("null", f); /* one n per row */
   else
     fprintf(f, "%zu", o->n);

@@ -24,7 +24,6 @@
 #include "sweep.h"
 #include "timing.h"
 
-#define SWEEP_BATCH 20 /* back-to-back calls timed as one batch */
 #define SWEEP_MIN_LOG2 10
 #define SWEEP_MAX_LOG2 30                  /* CUDA */
 #define HOST_MAX_LOG2 26                   /* host backend */
@@ -340,12 +339,25 @@ static void sweep_notes(struct run *run, const struct sweep_ctx *sc) {
              is_plain_f32_sum(o) ? "; 2^24-611 ones exact; cub, atomic within 1e-3" : "");
 }
 
-/* Drop the sizes whose buffer would not fit in 80% of free device memory. */
-static int sweep_fit(struct run *run, size_t *sizes, int count) {
-  const size_t es = gpureduce_type_size(run->opt->type);
-  const double room = 0.8 * (double)run->dev.free_bytes;
+/* ---- what the sweeps share (sweep.h) ------------------------------------------ */
+
+struct timing sweep_timing(const struct options *o) {
+  return (struct timing){WARMUP_CALLS, o->repeat, SWEEP_BATCH};
+}
+
+int sizes_that_fit(const struct run *run, size_t element_bytes, size_t offset,
+                   const size_t *sizes, int count) {
+  const double room = SWEEP_ROOM * (double)run->dev.free_bytes;
   int kept = count;
-  while (kept > 1 && (double)(sizes[kept - 1] + run->opt->offset) * es > room) --kept;
+  if (!run->cuda) return count;
+  while (kept > 1 && (double)(sizes[kept - 1] + offset) * element_bytes > room) --kept;
+  return kept;
+}
+
+/* Drop the sizes whose buffer would not fit in device memory, with a note. */
+static int sweep_fit(struct run *run, size_t *sizes, int count) {
+  const int kept =
+      sizes_that_fit(run, gpureduce_type_size(run->opt->type), run->opt->offset, sizes, count);
   if (kept < count) {
     char nl[32];
     add_note(run, "sizes above %s left out: they do not fit in device memory",
@@ -358,7 +370,7 @@ static void sweep_open(struct sweep_ctx *sc, const size_t *sizes, int count) {
   const struct options *o = sc->run->opt;
   const int cuda = sc->run->cuda;
   const size_t n_max = sizes[count - 1];
-  sc->tm = (struct timing){WARMUP_CALLS, o->repeat, SWEEP_BATCH};
+  sc->tm = sweep_timing(o);
   sc->in = input_alloc(cuda, o->type, n_max, o->offset, "sweep input");
   fill_random(&sc->in, o->type);
   sc->out = output_alloc(cuda);
@@ -393,7 +405,7 @@ int run_sweep(struct run *run) {
   memset(&sc, 0, sizeof sc);
   sc.run = run;
   run->mode = "sweep";
-  if (run->cuda) count = sweep_fit(run, sizes, count);
+  count = sweep_fit(run, sizes, count);
   sweep_open(&sc, sizes, count);
   table_init(&t, sweep_columns, SC_COUNT);
   t.enabled[SC_L2_TEXT] = t.enabled[SC_L2] = t.enabled[SC_PROBE_US] = t.enabled[SC_PROBE_GBS] =

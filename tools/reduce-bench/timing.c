@@ -42,7 +42,7 @@ static int compare_doubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median(double *v, int count) {
+double median_of(double *v, int count) {
   qsort(v, (size_t)count, sizeof *v, compare_doubles);
   return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
 }
@@ -52,7 +52,7 @@ double median_ms(const struct clock_src *ck, const struct timing *tm, call_fn fn
   if (ck->events) bench_cuda_sync("warm-up calls");
   double *t = xmalloc((size_t)tm->repeat * sizeof *t);
   for (int r = 0; r < tm->repeat; ++r) t[r] = time_batch_ms(ck, fn, arg, tm->batch);
-  const double m = median(t, tm->repeat);
+  const double m = median_of(t, tm->repeat);
   free(t);
   return m;
 }

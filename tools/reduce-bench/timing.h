@@ -31,6 +31,9 @@ typedef void (*call_fn)(void *arg);
 /* Milliseconds on CLOCK_MONOTONIC. */
 double host_now_ms(void);
 
+/* The median of v[0 .. count-1] (count >= 1; v is sorted in place). */
+double median_of(double *v, int count);
+
 /* Median milliseconds per call, after tm->warmup untimed calls. */
 double median_ms(const struct clock_src *ck, const struct timing *tm, call_fn fn, void *arg);
 
