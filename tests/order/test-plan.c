@@ -102,7 +102,8 @@ static void fit_at_measured_sizes(void **state) {
   check_true(p.groups == 0 && p.grid == 1, "no tiles: one block");
   gr_plan_make(5 * F32_TILE, 4, 1, &p);
   gr_plan_fit(&p, 0);
-  check_true(p.grid == 1 && p.groups == 5, "grid 0 is taken as 1 (5 groups kept: 5 > 0.9)");
+  check_true(p.grid == 1 && p.groups == 1 && p.group_log2 == 3,
+             "grid 0 is taken as 1: one group of 8 tiles covers the 5");
 }
 
 int main(void) {
