@@ -10,10 +10,10 @@
  *   0. local checks of this rank's arguments, into a status and a reason
  *      (no communication, no early return: every rank goes on to 1);
  *   1. MPI_Allgather of fixed slots: a 48-byte descriptor (struct
- *      gr_mpi_desc), and, when the communicator remembers the previous
- *      successful call's partition (the steady state, below), an 8-byte
- *      status prefix and this rank's partial of its part at the offset
- *      that partition gives.  Every rank learns every rank's n_local,
+ *      gr_mpi_desc), and, when the communicator remembers the partition
+ *      of the last call that got as far as 3 (the steady state, below),
+ *      an 8-byte status prefix and this rank's partial of its part at the
+ *      offset that partition gives.  Every rank learns every rank's n_local,
  *      (type, op, flags) and local outcome, hence the partition, and
  *      decides alike whether to stop (the lowest failing rank's status),
  *      to combine the partials it already has (every descriptor matches
@@ -538,10 +538,14 @@ gpureduce_status_t gpureduce_mpi_reduce(const void *input, void *output, size_t 
    * when the communicator remembers a partition.  If this rank's call
    * fits that partition, its partial is made now, at the remembered
    * offset; it is used only if every rank's call fits it. */
+  /* (Slots whose total passes MPI's int count carry the descriptors
+   * alone: the same choice on every rank.) */
+  if (st->steady &&
+      (size_t)st->size > (size_t)INT_MAX / (sizeof(gr_mpi_desc) + GR_MPI_PREFIX + st->slot))
+    st->steady = 0;
   const size_t stride =
       sizeof(gr_mpi_desc) + (st->steady ? GR_MPI_PREFIX + st->slot : 0);
-  if ((size_t)st->size > (size_t)INT_MAX / stride ||
-      !grow(&st->buf1, &st->buf1_bytes, stride * (size_t)st->size))
+  if (!grow(&st->buf1, &st->buf1_bytes, stride * (size_t)st->size))
     return fail(handle, GPUREDUCE_ERROR_OUT_OF_MEMORY,
                 "no host memory for the %zu-byte slots of %d ranks", stride, st->size);
   unsigned char *mine_slot = st->buf1 + stride * (size_t)st->rank;
