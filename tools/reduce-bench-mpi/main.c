@@ -21,6 +21,8 @@
 
 #include "gpureduce_mpi.h"
 
+#include "args.h"
+
 static const char *const usage_text[] = {
     "Usage: mpirun -n P reduce-bench-mpi [OPTION]...",
     "Time gpureduce_mpi_reduce() on P ranks against a local gpureduce_reduce()",
@@ -87,39 +89,6 @@ static void usage_error(const char *fmt, ...) {
   exit(2);
 }
 
-/* "2^K", "2^K+M", "2^K-M", "D", "DK", "DM", "DG"; -1 on garbage or overflow. */
-static int parse_count(const char *s, uint64_t *out) {
-  char *end;
-  uint64_t v;
-  if (s[0] == '2' && s[1] == '^') {
-    if (!isdigit((unsigned char)s[2])) return -1;
-    const unsigned long k = strtoul(s + 2, &end, 10);
-    if (k > 62) return -1;
-    v = (uint64_t)1 << k;
-    if (*end == '+' || *end == '-') {
-      const char sign = *end;
-      if (!isdigit((unsigned char)end[1])) return -1;
-      const unsigned long long m = strtoull(end + 1, &end, 10);
-      if (sign == '+' ? m > UINT64_MAX - v : m > v) return -1;
-      v = sign == '+' ? v + m : v - m;
-    }
-  } else {
-    if (!isdigit((unsigned char)s[0])) return -1;
-    v = strtoull(s, &end, 10);
-    const char *suffixes = "KMG";
-    const char *hit = *end ? strchr(suffixes, toupper((unsigned char)*end)) : NULL;
-    if (hit) {
-      const unsigned shift = 10u * (unsigned)(hit - suffixes + 1);
-      if (v > (UINT64_MAX >> shift)) return -1;
-      v <<= shift;
-      ++end;
-    }
-  }
-  if (*end) return -1;
-  *out = v;
-  return 0;
-}
-
 #define MAX_LIST 32
 
 /* Split a comma-separated list in place. */
@@ -151,7 +120,7 @@ static void parse_options(int argc, char **argv, options *o) {
   char *items[MAX_LIST];
   char nlist[] = "2^10,2^16,2^20,2^24";
   o->nn = 0;
-  for (int i = 0, k = split(nlist, items); i < k; ++i) parse_count(items[i], &o->n[o->nn++]);
+  for (int i = 0, k = split(nlist, items); i < k; ++i) args_count(items[i], &o->n[o->nn++]);
   o->type[0] = GPUREDUCE_F32;
   o->nt = 1;
   o->op[0] = GPUREDUCE_SUM;
@@ -166,17 +135,15 @@ static void parse_options(int argc, char **argv, options *o) {
       case 'n':
         o->nn = split(optarg, items);
         for (int i = 0; i < o->nn; ++i)
-          if (parse_count(items[i], &o->n[i]) || o->n[i] > ((uint64_t)1 << 40))
+          if (args_count(items[i], &o->n[i]) || o->n[i] > ((uint64_t)1 << 40))
             usage_error("--n: '%s' is not a count up to 2^40", items[i]);
         if (!o->nn) usage_error("--n: no count");
         break;
       case 't':
         o->nt = split(optarg, items);
         for (int i = 0; i < o->nt; ++i) {
-          int t = 0;
-          while (t < GPUREDUCE_TYPE_COUNT && strcmp(items[i], gpureduce_type_name((gpureduce_type_t)t)))
-            ++t;
-          if (t == GPUREDUCE_TYPE_COUNT) usage_error("--type: unknown type '%s'", items[i]);
+          const int t = args_type(items[i]);
+          if (t < 0) usage_error("--type: unknown type '%s'", items[i]);
           o->type[i] = (gpureduce_type_t)t;
         }
         if (!o->nt) usage_error("--type: no type");
@@ -184,10 +151,8 @@ static void parse_options(int argc, char **argv, options *o) {
       case 'o':
         o->no = split(optarg, items);
         for (int i = 0; i < o->no; ++i) {
-          int op = 0;
-          while (op < GPUREDUCE_OP_COUNT && strcmp(items[i], gpureduce_op_name((gpureduce_op_t)op)))
-            ++op;
-          if (op == GPUREDUCE_OP_COUNT) usage_error("--op: unknown operation '%s'", items[i]);
+          const int op = args_op(items[i]);
+          if (op < 0) usage_error("--op: unknown operation '%s'", items[i]);
           o->op[i] = (gpureduce_op_t)op;
         }
         if (!o->no) usage_error("--op: no operation");
@@ -208,7 +173,7 @@ static void parse_options(int argc, char **argv, options *o) {
       }
       case 'r': {
         uint64_t v;
-        if (parse_count(optarg, &v) || v < 1 || v > 100000)
+        if (args_count(optarg, &v) || v < 1 || v > 100000)
           usage_error("--repeat: '%s' is not a count from 1 to 100000", optarg);
         o->repeat = (int)v;
         break;

@@ -28,6 +28,8 @@
 #include "bench_cuda.h"
 #include "options.h"
 
+#include "args.h"
+
 #define LADDER_MIN_REPEAT 10
 #define SWEEP_REPEAT 5
 #define MAX_N ((uint64_t)1 << 40)
@@ -204,53 +206,9 @@ static _Noreturn void usage_error(const char *fmt, ...) {
 
 #define RUNG_ROWS ((1u << ROW_LIB) - 1u)
 
-static int parse_decimal(const char **p, uint64_t *v) {
-  const char *s = *p;
-  uint64_t x = 0;
-  if (!isdigit((unsigned char)*s)) return -1;
-  for (; isdigit((unsigned char)*s); ++s) {
-    const unsigned d = (unsigned)(*s - '0');
-    if (x > (UINT64_MAX - d) / 10) return -1;
-    x = x * 10 + d;
-  }
-  *p = s;
-  *v = x;
-  return 0;
-}
-
-/* "2^K", "2^K+M", "2^K-M", "D", "DK", "DM", "DG"; -1 on garbage or overflow. */
-static int parse_count(const char *s, uint64_t *out) {
-  const char *p = s;
-  uint64_t v, m;
-  if (p[0] == '2' && p[1] == '^') {
-    p += 2;
-    if (parse_decimal(&p, &m) || m > 62) return -1;
-    v = (uint64_t)1 << m;
-    if (*p == '+' || *p == '-') {
-      const char sign = *p++;
-      if (parse_decimal(&p, &m)) return -1;
-      if (sign == '+' ? m > UINT64_MAX - v : m > v) return -1;
-      v = sign == '+' ? v + m : v - m;
-    }
-  } else {
-    if (parse_decimal(&p, &v)) return -1;
-    const char *suffixes = "KMG";
-    const char *hit = *p ? strchr(suffixes, toupper((unsigned char)*p)) : NULL;
-    if (hit) {
-      const unsigned shift = 10u * (unsigned)(hit - suffixes + 1);
-      if (v > (UINT64_MAX >> shift)) return -1;
-      v <<= shift;
-      ++p;
-    }
-  }
-  if (*p) return -1;
-  *out = v;
-  return 0;
-}
-
 static size_t option_count(const char *name, const char *arg, uint64_t min, uint64_t max) {
   uint64_t v;
-  if (parse_count(arg, &v))
+  if (args_count(arg, &v))
     usage_error("--%s: '%s' is not a count (a decimal number, 2^K, 2^K+M, 2^K-M or 16M style)",
                 name, arg);
   if (v < min || v > max)
@@ -262,7 +220,7 @@ static size_t option_count(const char *name, const char *arg, uint64_t min, uint
 static int option_int(const char *name, const char *arg, int min, int max) {
   const char *p = arg;
   uint64_t v;
-  if (parse_decimal(&p, &v) || *p)
+  if (args_decimal(&p, &v) || *p)
     usage_error("--%s: '%s' is not a non-negative decimal number", name, arg);
   if (v < (uint64_t)min || v > (uint64_t)max)
     usage_error("--%s: %s is out of range (%d to %d)", name, arg, min, max);
@@ -270,15 +228,15 @@ static int option_int(const char *name, const char *arg, int min, int max) {
 }
 
 static gpureduce_op_t option_op(const char *arg) {
-  for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
-    if (strcmp(arg, gpureduce_op_name((gpureduce_op_t)op)) == 0) return (gpureduce_op_t)op;
-  usage_error("--op: unknown operation '%s'", arg);
+  const int op = args_op(arg);
+  if (op < 0) usage_error("--op: unknown operation '%s'", arg);
+  return (gpureduce_op_t)op;
 }
 
 static gpureduce_type_t option_type(const char *arg) {
-  for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t)
-    if (strcmp(arg, gpureduce_type_name((gpureduce_type_t)t)) == 0) return (gpureduce_type_t)t;
-  usage_error("--type: unknown type '%s'", arg);
+  const int t = args_type(arg);
+  if (t < 0) usage_error("--type: unknown type '%s'", arg);
+  return (gpureduce_type_t)t;
 }
 
 static enum backend option_backend(const char *arg) {
@@ -397,7 +355,7 @@ static void option_sizes(const char *arg, struct options *o) {
 static uint64_t dist_count(const char *arg, const char *field, const char *name, uint64_t min,
                            uint64_t max) {
   uint64_t v;
-  if (parse_count(field, &v))
+  if (args_count(field, &v))
     usage_error("--segments %s: %s '%s' is not a count (a decimal number, 2^K, 2^K+M, 2^K-M "
                 "or 16M style)",
                 arg, name, field);
@@ -488,7 +446,7 @@ const char *dist_text(const struct seg_dist *d, char *buf, size_t size) {
 static uint64_t option_seed(const char *arg) {
   const char *p = arg;
   uint64_t v;
-  if (parse_decimal(&p, &v) || *p)
+  if (args_decimal(&p, &v) || *p)
     usage_error("--seed: '%s' is not a non-negative decimal number below 2^64", arg);
   return v;
 }
