@@ -8,29 +8,33 @@ uint64_t gr_tile_count(uint64_t n, size_t elem_size) {
   return n / tile_elems + (n % tile_elems != 0);
 }
 
+/* Groups of 2^g tiles that cover `tiles'. */
+static uint64_t groups_of(uint64_t tiles, unsigned g) {
+  return (tiles >> g) + ((tiles & ((1ull << g) - 1)) != 0);
+}
+
+/* At most grid blocks (>= 1), none without a group but one. */
+static unsigned grid_for(uint64_t groups, unsigned grid) {
+  if (grid < 1) grid = 1;
+  return groups < grid ? (unsigned)(groups ? groups : 1) : grid;
+}
+
 void gr_plan_make(uint64_t n, size_t elem_size, unsigned max_grid, struct gr_plan *plan) {
   plan->tiles = gr_tile_count(n, elem_size);
   plan->group_log2 = 0;
-  while ((plan->tiles >> plan->group_log2) + ((plan->tiles & ((1ull << plan->group_log2) - 1)) != 0) >
-         GR_MAX_ROOTS)
-    ++plan->group_log2;
-  const uint64_t per = 1ull << plan->group_log2;
-  plan->groups = plan->tiles / per + (plan->tiles % per != 0);
-  if (max_grid < 1) max_grid = 1;
-  plan->grid = plan->groups < max_grid ? (unsigned)(plan->groups ? plan->groups : 1) : max_grid;
+  while (groups_of(plan->tiles, plan->group_log2) > GR_MAX_ROOTS) ++plan->group_log2;
+  plan->groups = groups_of(plan->tiles, plan->group_log2);
+  plan->grid = grid_for(plan->groups, max_grid);
 }
 
 void gr_plan_fit(struct gr_plan *plan, unsigned grid) {
   if (grid < 1) grid = 1;
   unsigned g = plan->group_log2;
   uint64_t groups = plan->groups;
-  while (groups > grid && g < 63) {
-    ++g;
-    groups = (plan->tiles >> g) + ((plan->tiles & ((1ull << g) - 1)) != 0);
-  }
+  while (groups > grid && g < 63) groups = groups_of(plan->tiles, ++g);
   if (g != plan->group_log2 && groups * 10 >= (uint64_t)grid * 9) {
     plan->group_log2 = g;
     plan->groups = groups;
   }
-  plan->grid = plan->groups < grid ? (unsigned)(plan->groups ? plan->groups : 1) : grid;
+  plan->grid = grid_for(plan->groups, grid);
 }
