@@ -551,12 +551,18 @@ gpureduce_status_t gpureduce_mpi_reduce(const void *input, void *output, size_t 
   unsigned char *mine_slot = st->buf1 + stride * (size_t)st->rank;
   memcpy(mine_slot, &mine, sizeof mine);
   if (st->steady) {
+    /* (No byte of the slot travels unwritten: what the partial leaves,
+     * or all of it when there is none, is zeroed.) */
     unsigned char *slot = mine_slot + sizeof mine;
-    memset(slot, 0, GR_MPI_PREFIX + st->slot);
+    const size_t mine_bytes = st->bytes[st->rank];
     if (mine.status == GPUREDUCE_SUCCESS && mine.type == st->s_type && mine.op == st->s_op &&
-        mine.flags == st->s_flags && mine.n_local == st->n_locals[st->rank])
-      reduce_into_slot(slot, st->bytes[st->rank], input, n_local, st->s_offset, st->s_n_global,
-                       type, op, flags, handle);
+        mine.flags == st->s_flags && mine.n_local == st->n_locals[st->rank]) {
+      reduce_into_slot(slot, mine_bytes, input, n_local, st->s_offset, st->s_n_global, type, op,
+                       flags, handle);
+      memset(slot + GR_MPI_PREFIX + mine_bytes, 0, st->slot - mine_bytes);
+    } else {
+      memset(slot, 0, GR_MPI_PREFIX + st->slot);
+    }
   }
   int code = MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, st->buf1, (int)stride, MPI_BYTE,
                            st->comm);
