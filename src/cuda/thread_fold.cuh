@@ -135,6 +135,51 @@ template <class Op, bool IsMax> struct FloatMinMaxLane {
   }
 };
 
+/* MIN and MAX of 16-bit floats (f16, bf16) on packed keys, two elements a
+ * 32-bit word, without widening: the key of each half is its bits with the
+ * 15 low bits flipped when the sign is set (a signed 16-bit order that is
+ * the float order, -0 below +0), a NaN's key the winning end (0x7fff for
+ * MAX, 0x8000 for MIN; a NaN is a magnitude above the infinity's, found by
+ * a carry into bit 15 that cannot reach the other half).  __vmaxs2 and
+ * __vmins2 take the best of each half; the lane's value is the best of its
+ * two halves, widened, or the NaN FloatMinMaxLane gives: the same bits. */
+template <class Op, bool IsMax> struct Half2MinMaxLane {
+  using In = typename Op::In;
+  using W = typename Op::Acc; /* float */
+  static_assert(sizeof(In) == 2 && sizeof(W) == 4, "16-bit floats only");
+  /* magnitude + kNanCarry sets bit 15 exactly for magnitudes above the
+   * infinity's (f16 0x7c00, bf16 0x7f80) */
+  static constexpr uint32_t kNanCarry = Op::kType == GPUREDUCE_F16 ? 0x03ff03ffu : 0x007f007fu;
+  static constexpr uint32_t kNanKeys = IsMax ? 0x7fff7fffu : 0x80008000u;
+  using State = uint32_t;
+  __device__ static uint32_t keys(uint32_t w) {
+    const uint32_t magnitude = w & 0x7fff7fffu;
+    const uint32_t flip = ((w >> 15) & 0x00010001u) * 0x7fffu;
+    const uint32_t nan = (((magnitude + kNanCarry) >> 15) & 0x00010001u) * 0xffffu;
+    return ((w ^ flip) & ~nan) | (kNanKeys & nan);
+  }
+  __device__ static uint32_t best(uint32_t a, uint32_t b) {
+    return IsMax ? __vmaxs2(a, b) : __vmins2(a, b);
+  }
+  /* unused: an interior tile's lane starts from its chunk 0 */
+  __device__ static State init() { return kNanKeys ^ 0xffffffffu; }
+  template <int K>
+  __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
+    const uint32_t m = best(best(keys(v.x), keys(v.y)), best(keys(v.z), keys(v.w)));
+    s = K == 0 ? m : best(s, m);
+  }
+  __device__ static W finish(const State &s, uint64_t) {
+    const int lo = (int16_t)(s & 0xffffu), hi = (int16_t)(s >> 16);
+    const int k = IsMax ? max(lo, hi) : min(lo, hi);
+    if (k == (int)(int16_t)(kNanKeys & 0xffffu))
+      return from_key(IsMax ? (int32_t)0x7fffffff : (int32_t)0x80000000); /* FloatMinMaxLane's NaN */
+    const uint16_t bits = (uint16_t)(k < 0 ? (k ^ 0x7fff) : k);
+    In e;
+    memcpy(&e, &bits, sizeof e);
+    return Op::E::widen(e);
+  }
+};
+
 /* ARGMIN and ARGMAX of any element type: the best value so far and its
  * position in the tile (chunk K, element j: K*V + j).  Each chunk is first
  * reduced by a small tree (depth log2 V instead of a chain of V), then
@@ -309,6 +354,7 @@ template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
 enum class LaneKind {
   kSequential,  /* SequentialLane: every element in turn, the order itself */
   kOrderedKeys, /* FloatMinMaxLane: min/max of integer keys of floats */
+  kPackedKeys,  /* Half2MinMaxLane: the same on two 16-bit keys a word */
   kArgPosition, /* ArgLane: the best value and its position in the tile */
   kByteDot,     /* Byte8SumLane: dp4a, four bytes (|x|, x*x) a step */
   kByteProd,    /* Byte8ProdLane: four bytes multiplied in 32 bits */
@@ -323,6 +369,9 @@ template <class Op> struct LaneOf<Op, LaneKind::kSequential> {
 };
 template <class Op> struct LaneOf<Op, LaneKind::kOrderedKeys> {
   using type = FloatMinMaxLane<Op, Op::kIsMax>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kPackedKeys> {
+  using type = Half2MinMaxLane<Op, Op::kIsMax>;
 };
 template <class Op> struct LaneOf<Op, LaneKind::kArgPosition> {
   using type = ArgLane<Op, Op::kIsMax>;
