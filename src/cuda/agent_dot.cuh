@@ -102,12 +102,12 @@ template <class Op> class AgentDot {
   using In = typename Op::In;
 
   /* Shared memory of one block: the lane tree's double buffer, the stack
-   * of order/tree.h's counter, and for each input the block that lane 31
-   * of warp w needs in round k (loaded by another warp's lane 0). */
+   * of order/tree.h's counter, and for each misaligned input the blocks
+   * its lanes 31 take from other warps (share_firsts, agent_reduce.cuh). */
   struct TempStorage {
     Acc buf[2][kThreads];
     Acc stack[kStackDepth];
-    uint4 next[2][kWarps][kChunksPerLane];
+    NextBlocks next[2];
   };
 
   /* The vectors x and y (each aligned to the element size), their n
@@ -128,36 +128,11 @@ template <class Op> class AgentDot {
   }
 
  private:
-  /* Lane 31's next block of round k for input q: the block another warp's
-   * lane 0 loaded (the one after this warp's last), from shared memory. */
-  __device__ __forceinline__ void share_firsts(int q, const uint4 (&a)[kChunksPerLane],
-                                               const DotInput<In> &in, uint64_t tile) {
-    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (lane == 0) {
-      /* warp w's first block of round k ends warp w-1's round k, and warp
-       * 0's ends warp 7's round k-1 */
-#pragma unroll
-      for (int k = 0; k < kChunksPerLane; ++k) {
-        if (warp > 0) temp_.next[q][warp - 1][k] = a[k];
-        else if (k > 0) temp_.next[q][kWarps - 1][k - 1] = a[k];
-      }
-    }
-    if (threadIdx.x == kThreads - 1) /* the block after the tile (interior: inside) */
-      temp_.next[q][kWarps - 1][kChunksPerLane - 1] =
-          load_chunk(in.blocks + (tile + 1) * GR_TILE_CHUNKS);
-  }
-
   /* Chunk k of this lane of input q: the loaded block, or for a
-   * misaligned input that block and the next, shifted. */
+   * misaligned input that block and the next (neighbour_block), shifted. */
   __device__ __forceinline__ uint4 chunk(int q, int k, const uint4 &a, unsigned m) const {
     if (m == 0) return a;
-    uint4 b;
-    b.x = __shfl_down_sync(0xffffffffu, a.x, 1);
-    b.y = __shfl_down_sync(0xffffffffu, a.y, 1);
-    b.z = __shfl_down_sync(0xffffffffu, a.z, 1);
-    b.w = __shfl_down_sync(0xffffffffu, a.w, 1);
-    if (threadIdx.x % 32 == 31) b = temp_.next[q][threadIdx.x / 32][k];
-    return shift_pair(a, b, m);
+    return shift_pair(a, neighbour_block(temp_.next[q], k, a), m);
   }
 
   __device__ __forceinline__ Acc consume_tile(uint64_t tile) {
@@ -172,8 +147,8 @@ template <class Op> class AgentDot {
     if (x.misalign | y.misalign) {
       /* the next use of temp_.next is after the lane tree's barrier, which
        * every thread passes only once all have folded this tile */
-      if (x.misalign) share_firsts(0, ax, x, tile);
-      if (y.misalign) share_firsts(1, ay, y, tile);
+      if (x.misalign) share_firsts(temp_.next[0], ax, load_after(x.blocks, tile));
+      if (y.misalign) share_firsts(temp_.next[1], ay, load_after(y.blocks, tile));
       __syncthreads();
     }
     constexpr int V = GR_CHUNK_BYTES / sizeof(In);

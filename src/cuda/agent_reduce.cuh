@@ -15,9 +15,11 @@
  * 8 chunks of 16 bytes at once (8 loads in flight), folds them with the
  * policy's lane (thread_fold.cuh), then the block combines the lane values
  * in the lane tree (block_reduce.cuh).  Misaligned input is read with
- * aligned 16-byte loads and funnel shifts; tiles touching either end of
- * the vector use scalar loads, so nothing outside the vector's
- * [first element, first element + n) is read.
+ * aligned 16-byte loads and funnel shifts, by the policy's Shift: two
+ * loads a chunk, or one, the second block taken from the neighbouring
+ * lane (share_firsts).  Tiles touching either end of the vector use
+ * scalar loads, so nothing outside the vector's [first element, first
+ * element + n) is read.
  */
 #ifndef GR_CUDA_AGENT_REDUCE_CUH
 #define GR_CUDA_AGENT_REDUCE_CUH
@@ -74,13 +76,62 @@ __device__ __forceinline__ typename Op::Acc fold_lane(const uint4 (&v)[kChunksPe
   return L::finish(s, c0);
 }
 
+/* Misaligned input, one aligned load a chunk.  When the input starts m
+ * bytes (0 < m < 16) past a 16-byte boundary, chunk c is the bytes m ..
+ * m+15 of the aligned blocks c and c+1.  Each thread loads block c (the one
+ * its chunk starts in, as load_lane) and takes block c+1 from the thread
+ * that loaded it: lane l+1 of its warp by a shuffle, or for lane 31 lane 0
+ * of the next warp (warp 7's lane 0 of the next round, and in round 7 the
+ * first block after the tile), through shared memory.  So a tile costs
+ * 2048 loads and one barrier, not 4096 loads.  `next` is the shared memory
+ * of those lane-31 blocks, [warp][round]. */
+using NextBlocks = uint4[kWarps][kChunksPerLane];
+
+/* The first block after tile `tile` (thread 255 needs it in round 7);
+ * other threads get zeros and load nothing. */
+__device__ __forceinline__ uint4 load_after(const uint4 *blocks, uint64_t tile) {
+  uint4 v = make_uint4(0, 0, 0, 0);
+  if (threadIdx.x == kThreads - 1) v = load_chunk(blocks + (tile + 1) * GR_TILE_CHUNKS);
+  return v;
+}
+
+/* Publish what lane 31 of each warp needs: lane 0's loaded blocks a[k] to
+ * the warp before (warp 0's, from round 1 on, to warp 7's round before),
+ * and thread 255's `after` (load_after) for round 7.  Every thread calls
+ * it; a barrier must follow before shift_from_neighbour reads. */
+__device__ __forceinline__ void share_firsts(NextBlocks &next, const uint4 (&a)[kChunksPerLane],
+                                             const uint4 &after) {
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) {
+#pragma unroll
+    for (int k = 0; k < kChunksPerLane; ++k) {
+      if (warp > 0) next[warp - 1][k] = a[k];
+      else if (k > 0) next[kWarps - 1][k - 1] = a[k];
+    }
+  }
+  if (threadIdx.x == kThreads - 1) next[kWarps - 1][kChunksPerLane - 1] = after;
+}
+
+/* Block c+1 of this thread's round k, whose own block c is a: from lane
+ * l+1 by a shuffle, or for lane 31 from `next` (share_firsts). */
+__device__ __forceinline__ uint4 neighbour_block(const NextBlocks &next, int k, const uint4 &a) {
+  uint4 b;
+  b.x = __shfl_down_sync(0xffffffffu, a.x, 1);
+  b.y = __shfl_down_sync(0xffffffffu, a.y, 1);
+  b.z = __shfl_down_sync(0xffffffffu, a.z, 1);
+  b.w = __shfl_down_sync(0xffffffffu, a.w, 1);
+  if (threadIdx.x % 32 == 31) b = next[threadIdx.x / 32][k];
+  return b;
+}
+
 /* Lane value of an interior tile when the input is misaligned by
- * m = 4*Q + rbits/8 bytes: `blocks` is input - m, 16-byte aligned; chunk c
- * is the bytes m .. m+15 of blocks c and c+1. */
+ * m = 4*Q + rbits/8 bytes, by two loads a chunk (Shift::kTwoLoads):
+ * `blocks` is input - m, 16-byte aligned; chunk c is the bytes m .. m+15
+ * of blocks c and c+1. */
 template <class Op, int Q>
-__device__ __forceinline__ typename Op::Acc lane_shifted(const uint4 *blocks,
-                                                         uint64_t tile,
-                                                         unsigned rbits) {
+__device__ __forceinline__ typename Op::Acc lane_two_loads(const uint4 *blocks,
+                                                           uint64_t tile,
+                                                           unsigned rbits) {
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
   using L = typename PolicyOf<Op>::Lane;
@@ -93,6 +144,26 @@ __device__ __forceinline__ typename Op::Acc lane_shifted(const uint4 *blocks,
   typename L::State s = L::init();
   static_for<0, kChunksPerLane>([&](auto k) {
     L::template chunk<k.value>(s, shift_chunk<Q>(a[k.value], b[k.value], rbits),
+                               (c0 + (uint64_t)k.value * kThreads) * V);
+  });
+  return L::finish(s, c0);
+}
+
+/* Lane value of an interior tile when the input is misaligned by
+ * m = 4*Q + rbits/8 bytes, by one load a chunk (Shift::kNeighbour): a[k] holds block c0 + 256k of the aligned
+ * blocks (load_lane from input - m), and `next` what share_firsts put
+ * there for this tile. */
+template <class Op, int Q>
+__device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunksPerLane],
+                                                         const NextBlocks &next, uint64_t tile,
+                                                         unsigned rbits) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+  using L = typename PolicyOf<Op>::Lane;
+  typename L::State s = L::init();
+  static_for<0, kChunksPerLane>([&](auto k) {
+    const uint4 b = neighbour_block(next, k.value, a[k.value]);
+    L::template chunk<k.value>(s, shift_chunk<Q>(a[k.value], b, rbits),
                                (c0 + (uint64_t)k.value * kThreads) * V);
   });
   return L::finish(s, c0);
@@ -146,11 +217,13 @@ template <class Op> class AgentReduce {
   using Acc = typename Op::Acc;
   using In = typename Op::In;
 
-  /* Shared memory of one block: the lane tree's double buffer and the
-   * stack of order/tree.h's counter. */
+  /* Shared memory of one block: the lane tree's double buffer, the stack
+   * of order/tree.h's counter, and the lane-31 blocks of misaligned input
+   * (share_firsts). */
   struct TempStorage {
     Acc buf[2][kThreads];
     Acc stack[kStackDepth];
+    NextBlocks next;
   };
 
   /* The vector's first element (aligned to its element size), its n
@@ -173,7 +246,7 @@ template <class Op> class AgentReduce {
    * The value of the tiles [t0, t1), an aligned power-of-two group, in
    * thread 0 (the other threads' return value is unspecified).  after()
    * gives the first tile this block consumes next (tiles if none): with the
-   * policy's prefetch, the block's next aligned tile is loaded before the
+   * policy's prefetch, the block's next interior tile is loaded before the
    * current one is folded and combined, so loads stay in flight while the
    * block computes.  after() is called only at the range's last tile, so no
    * register holds its value through the range (with a value instead, ptxas
@@ -195,28 +268,54 @@ template <class Op> class AgentReduce {
   }
 
   /* This thread's lane value of one tile of the range that ends at t1.
-   * The next tile is worked out only where the prefetch needs it. */
+   * The next tile is worked out only where the prefetch needs it.  The
+   * policy's shift says how misaligned tiles load (Shift, policy.cuh):
+   * with kNeighbour they load the aligned blocks aligned input loads (and
+   * one more a tile, load_after), so both take the policy's prefetch; with
+   * kTwoLoads they load each chunk's two blocks and are not prefetched. */
   template <class After>
   __device__ __forceinline__ Acc consume_tile(uint64_t tile, uint64_t t1, After &after) {
     if (!interior(tile)) return lane_edge<Op>(x_, n_, tile);
-    if (misalign_ == 0) {
-      if (have_next_) {
-#pragma unroll
-        for (int k = 0; k < kChunksPerLane; ++k) cur_[k] = next_[k];
-      } else {
-        load_lane(blocks_, tile, cur_);
-      }
-      const uint64_t next = tile + 1 < t1 ? tile + 1 : after();
-      have_next_ = PolicyOf<Op>::prefetch && next < tiles_ && interior(next);
-      if (have_next_) load_lane(blocks_, next, next_);
-      return fold_lane<Op>(cur_, tile);
-    }
     const unsigned rbits = (misalign_ % 4) * 8;
-    switch (misalign_ / 4) {
-      case 0: return lane_shifted<Op, 0>(blocks_, tile, rbits);
-      case 1: return lane_shifted<Op, 1>(blocks_, tile, rbits);
-      case 2: return lane_shifted<Op, 2>(blocks_, tile, rbits);
-      default: return lane_shifted<Op, 3>(blocks_, tile, rbits);
+    if constexpr (PolicyOf<Op>::shift == Shift::kTwoLoads) {
+      if (misalign_ != 0) {
+        switch (misalign_ / 4) {
+          case 0: return lane_two_loads<Op, 0>(blocks_, tile, rbits);
+          case 1: return lane_two_loads<Op, 1>(blocks_, tile, rbits);
+          case 2: return lane_two_loads<Op, 2>(blocks_, tile, rbits);
+          default: return lane_two_loads<Op, 3>(blocks_, tile, rbits);
+        }
+      }
+    }
+    uint4 cur_after = make_uint4(0, 0, 0, 0);
+    if (have_next_) {
+#pragma unroll
+      for (int k = 0; k < kChunksPerLane; ++k) cur_[k] = next_[k];
+      cur_after = next_after_;
+    } else {
+      load_lane(blocks_, tile, cur_);
+      if (misalign_ != 0) cur_after = load_after(blocks_, tile);
+    }
+    const uint64_t next = tile + 1 < t1 ? tile + 1 : after();
+    have_next_ = PolicyOf<Op>::prefetch && next < tiles_ && interior(next);
+    if (have_next_) {
+      load_lane(blocks_, next, next_);
+      if (misalign_ != 0) next_after_ = load_after(blocks_, next);
+    }
+    if constexpr (PolicyOf<Op>::shift == Shift::kTwoLoads) {
+      return fold_lane<Op>(cur_, tile); /* aligned: misaligned tiles returned above */
+    } else {
+      if (misalign_ == 0) return fold_lane<Op>(cur_, tile);
+      /* temp_.next is read again only after the lane tree's barrier, which
+       * every thread passes once all have folded this tile */
+      share_firsts(temp_.next, cur_, cur_after);
+      __syncthreads();
+      switch (misalign_ / 4) {
+        case 0: return fold_shifted<Op, 0>(cur_, temp_.next, tile, rbits);
+        case 1: return fold_shifted<Op, 1>(cur_, temp_.next, tile, rbits);
+        case 2: return fold_shifted<Op, 2>(cur_, temp_.next, tile, rbits);
+        default: return fold_shifted<Op, 3>(cur_, temp_.next, tile, rbits);
+      }
     }
   }
 
@@ -228,6 +327,7 @@ template <class Op> class AgentReduce {
   int parity_ = 0;
   bool have_next_ = false;
   uint4 cur_[kChunksPerLane], next_[kChunksPerLane];
+  uint4 next_after_; /* load_after of the prefetched tile (thread 255) */
 };
 
 } /* namespace gr */

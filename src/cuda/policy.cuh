@@ -10,8 +10,10 @@
  *   lane        how a thread folds its 8 chunks (thread_fold.cuh, LaneKind);
  *   min_blocks  the register budget, given to ptxas as the resident blocks
  *               per SM it must allow (__launch_bounds__ minBlocks);
- *   prefetch    whether aligned tiles are double-buffered: the block's
- *               next tile loaded before the current one is folded.
+ *   prefetch    whether interior tiles are double-buffered: the block's
+ *               next tile loaded before the current one is folded (no row
+ *               takes it today; see below);
+ *   shift       how misaligned interior tiles are loaded (Shift).
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
@@ -25,10 +27,21 @@
 
 namespace gr {
 
+/* How AgentReduce loads an interior tile of misaligned input, whose
+ * chunks each straddle two aligned 16-byte blocks (agent_reduce.cuh):
+ *   kTwoLoads   both blocks of every chunk: twice the loads and the
+ *               registers of aligned input, no barrier;
+ *   kNeighbour  one block a chunk, the one it starts in; the second from
+ *               the neighbouring lane by a warp shuffle, or through shared
+ *               memory: the loads and registers of aligned input, one more
+ *               barrier a tile. */
+enum class Shift { kTwoLoads, kNeighbour };
+
 struct ReducePolicy {
   LaneKind lane;
   int min_blocks;
   bool prefetch;
+  Shift shift;
 };
 
 /*
@@ -61,6 +74,38 @@ struct ReducePolicy {
  * 615.9 us at 2^30 and 93.4 us at 2^27; the same kernel at 80 registers took
  * 547.0 and 85.1 us (1.10 to 1.13 times faster from 2^25 up).  {3, prefetch}
  * caps them at 80 registers, with no spill (ptxas -v, sm_90).
+ *
+ * Why no prefetch, 4 resident blocks for the 8-bit argmin/argmax, and the
+ * packed lane at 5 blocks for the 16-bit min/max (H200, 2026-12-02): once
+ * misaligned tiles took one load a chunk instead of two (agent_reduce.cuh,
+ * share_firsts), the kernels need far fewer registers: the f32 and f16
+ * argmin take 64 under the 3-block budget (4 blocks resident, where they
+ * had 80 and 3), the f32 sum 59.  The same kernels under other rows,
+ * launched side by side by a test program on the library's headers, each
+ * result's bits equal to gpureduce_reduce's; us at n = 2^28 - 3, aligned /
+ * 6 or 12 bytes past alignment ({blocks, prefetch}):
+ *   f32 argmin  {3, no} 252.2 / 274.6   {2, yes} 348.1 / 416.6   CUB 241.0 / 249.1
+ *   f16 argmin  {3, no} 154.4 / 176.9   {3, yes} 232.1 / 243.8   CUB 155.2 / 151.5
+ *   i8 argmin   {4, no} 117.7 / 130.8   {3, no}  137.0 / 143.7   CUB 176.4 / 176.1
+ *   bf16 max    packed {5} 134.5 / 144.2   ordered keys {3} 158.6 / 184.5
+ *               ordered keys {5} 142.2 / 161.7   CUB 130.0 / 147.0
+ *   f32 sum     {3, no} 241.2 / 245.0   {2, yes} 244.8 / 261.5
+ * The prefetch now costs everywhere: under 3 blocks it spills (48 to 88
+ * bytes), under 2 it leaves half the blocks of {3, no}.  The 16-bit
+ * min/max at 6 blocks (40 registers) spills 144 bytes.
+ *
+ * Why each row's shift (H200, 2026-12-02; reduce-bench --sweep-1d, input
+ * 3 elements past alignment, a build with kNeighbour in every row against
+ * doc/perf-h200-1d.csv of the two-load build; time with two loads / time
+ * with kNeighbour): the sums, products, NRM2, the 32/64-bit MEAN_VAR and
+ * the min/max of 32/64-bit and integer elements were slower with
+ * kNeighbour where L2 holds the input (0.77 to 0.94 at 2^22 and 2^24 for
+ * most; 0.88 to 1.00 from 2^26): its barrier and shuffles cost more than
+ * the loads they save.  The arg ops of 32- and 64-bit elements were 1.13
+ * to 1.27 faster from 2^24, the 16-bit min/max (with the packed lane)
+ * 1.06 to 1.20, the 16-bit MEAN_VAR 1.02 to 1.19, the 8-bit arg ops 1.09
+ * at 2^22 and 2^24 (0.93 from 2^28, but they need kNeighbour's registers
+ * for 4 blocks).
  */
 /*
  * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
@@ -82,15 +127,44 @@ struct ReducePolicy {
  * with 2 it takes 94 registers (i8/u8: 128, 4 bytes of spill) and no
  * spill.  f32 SUM 64 registers, f32 NRM2 80, f32 MEAN_VAR 64.
  */
+/* Rows: the operation families; columns, in each row: kFloat16, kFloat,
+ * kByte, kWideInt (ops.cuh). */
 constexpr ReducePolicy kReducePolicies[7][4] = {
-    /*                kFloat16                          kFloat                            kByte                          kWideInt */
-    /* kSum    */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteDot, 3, false},  {LaneKind::kSequential, 3, false}},
-    /* kProd   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kByteProd, 3, false}, {LaneKind::kSequential, 3, false}},
-    /* kMinMax */ {{LaneKind::kOrderedKeys, 3, false}, {LaneKind::kOrderedKeys, 3, false}, {LaneKind::kByteSimd, 3, false}, {LaneKind::kSequential, 3, false}},
-    /* kArg    */ {{LaneKind::kArgPosition, 3, true}, {LaneKind::kArgPosition, 2, true}, {LaneKind::kByteArg, 3, false},  {LaneKind::kArgPosition, 2, true}},
-    /* kDot    */ {{LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}},
-    /* kNrm2   */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 3, false}},
-    /* kMeanVar */ {{LaneKind::kSequential, 3, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}, {LaneKind::kSequential, 2, false}},
+    /* kSum */
+    {{LaneKind::kSequential, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
+     {LaneKind::kByteDot, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    /* kProd */
+    {{LaneKind::kSequential, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
+     {LaneKind::kByteProd, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    /* kMinMax */
+    {{LaneKind::kPackedKeys, 5, false, Shift::kNeighbour},
+     {LaneKind::kOrderedKeys, 3, false, Shift::kTwoLoads},
+     {LaneKind::kByteSimd, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    /* kArg */
+    {{LaneKind::kArgPosition, 3, false, Shift::kNeighbour},
+     {LaneKind::kArgPosition, 3, false, Shift::kNeighbour},
+     {LaneKind::kByteArg, 4, false, Shift::kNeighbour},
+     {LaneKind::kArgPosition, 3, false, Shift::kNeighbour}},
+    /* kDot */
+    {{LaneKind::kSequential, 2, false, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, false, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, false, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, false, Shift::kNeighbour}},
+    /* kNrm2 */
+    {{LaneKind::kSequential, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    /* kMeanVar */
+    {{LaneKind::kSequential, 3, false, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, false, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, false, Shift::kTwoLoads}},
 };
 
 /* The row of Op: its policy and its lane. */
@@ -99,6 +173,7 @@ template <class Op> struct PolicyOf {
       kReducePolicies[static_cast<int>(Op::kFamily)][static_cast<int>(type_family(Op::kType))];
   static constexpr int min_blocks = value.min_blocks;
   static constexpr bool prefetch = value.prefetch;
+  static constexpr Shift shift = value.shift;
   using Lane = typename LaneOf<Op, value.lane>::type;
 };
 
