@@ -98,7 +98,7 @@ __device__ __forceinline__ uint4 load_after(const uint4 *blocks, uint64_t tile) 
 /* Publish what lane 31 of each warp needs: lane 0's loaded blocks a[k] to
  * the warp before (warp 0's, from round 1 on, to warp 7's round before),
  * and thread 255's `after` (load_after) for round 7.  Every thread calls
- * it; a barrier must follow before shift_from_neighbour reads. */
+ * it; a barrier must follow before neighbour_block reads. */
 __device__ __forceinline__ void share_firsts(NextBlocks &next, const uint4 (&a)[kChunksPerLane],
                                              const uint4 &after) {
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -150,9 +150,9 @@ __device__ __forceinline__ typename Op::Acc lane_two_loads(const uint4 *blocks,
 }
 
 /* Lane value of an interior tile when the input is misaligned by
- * m = 4*Q + rbits/8 bytes, by one load a chunk (Shift::kNeighbour): a[k] holds block c0 + 256k of the aligned
- * blocks (load_lane from input - m), and `next` what share_firsts put
- * there for this tile. */
+ * m = 4*Q + rbits/8 bytes, by one load a chunk (Shift::kNeighbour): a[k]
+ * holds block c0 + 256k of the aligned blocks (load_lane from input - m),
+ * and `next` what share_firsts put there for this tile. */
 template <class Op, int Q>
 __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunksPerLane],
                                                          const NextBlocks &next, uint64_t tile,

@@ -80,7 +80,7 @@ struct ReducePolicy {
  * misaligned tiles took one load a chunk instead of two (agent_reduce.cuh,
  * share_firsts), the kernels need far fewer registers: the f32 and f16
  * argmin take 64 under the 3-block budget (4 blocks resident, where they
- * had 80 and 3), the f32 sum 59.  The same kernels under other rows,
+ * had 80 and 3).  The same kernels under other rows, all with kNeighbour,
  * launched side by side by a test program on the library's headers, each
  * result's bits equal to gpureduce_reduce's; us at n = 2^28 - 3, aligned /
  * 6 or 12 bytes past alignment ({blocks, prefetch}):
