@@ -62,18 +62,37 @@ __device__ __forceinline__ void load_lane(const uint4 *chunks, uint64_t tile,
   for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk(chunks + c0 + k * kThreads);
 }
 
-/* Lane value of an interior tile from its loaded chunks. */
-template <class Op>
-__device__ __forceinline__ typename Op::Acc fold_lane(const uint4 (&v)[kChunksPerLane],
-                                                      uint64_t tile) {
+/* Lane value of an interior tile whose chunk k (0..7) chunk(k) gives,
+ * k a std::integral_constant: the policy's lane over the 8 chunks. */
+template <class Op, class Chunk>
+__device__ __forceinline__ typename Op::Acc fold_chunks(uint64_t tile, Chunk &&chunk) {
   using L = typename PolicyOf<Op>::Lane;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
   typename L::State s = L::init();
   static_for<0, kChunksPerLane>([&](auto k) {
-    L::template chunk<k.value>(s, v[k.value], (c0 + (uint64_t)k.value * kThreads) * V);
+    L::template chunk<k.value>(s, chunk(k), (c0 + (uint64_t)k.value * kThreads) * V);
   });
   return L::finish(s, c0);
+}
+
+/* Lane value of an interior tile from its loaded chunks. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc fold_lane(const uint4 (&v)[kChunksPerLane],
+                                                      uint64_t tile) {
+  return fold_chunks<Op>(tile, [&](auto k) { return v[k.value]; });
+}
+
+/* f(std::integral_constant<int, Q>()) for Q = m / 4, m (1..15) the bytes
+ * past a 16-byte boundary: shift_chunk's word offset as a constant. */
+template <class F>
+__device__ __forceinline__ auto with_word_offset(unsigned m, F &&f) {
+  switch (m / 4) {
+    case 0: return f(std::integral_constant<int, 0>());
+    case 1: return f(std::integral_constant<int, 1>());
+    case 2: return f(std::integral_constant<int, 2>());
+    default: return f(std::integral_constant<int, 3>());
+  }
 }
 
 /* Misaligned input, one aligned load a chunk.  When the input starts m
@@ -132,21 +151,15 @@ template <class Op, int Q>
 __device__ __forceinline__ typename Op::Acc lane_two_loads(const uint4 *blocks,
                                                            uint64_t tile,
                                                            unsigned rbits) {
-  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
-  using L = typename PolicyOf<Op>::Lane;
   uint4 a[kChunksPerLane], b[kChunksPerLane];
 #pragma unroll
   for (int k = 0; k < kChunksPerLane; ++k) {
     a[k] = load_chunk(blocks + c0 + k * kThreads);
     b[k] = load_chunk(blocks + c0 + k * kThreads + 1);
   }
-  typename L::State s = L::init();
-  static_for<0, kChunksPerLane>([&](auto k) {
-    L::template chunk<k.value>(s, shift_chunk<Q>(a[k.value], b[k.value], rbits),
-                               (c0 + (uint64_t)k.value * kThreads) * V);
-  });
-  return L::finish(s, c0);
+  return fold_chunks<Op>(tile,
+                         [&](auto k) { return shift_chunk<Q>(a[k.value], b[k.value], rbits); });
 }
 
 /* Lane value of an interior tile when the input is misaligned by
@@ -157,16 +170,9 @@ template <class Op, int Q>
 __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunksPerLane],
                                                          const NextBlocks &next, uint64_t tile,
                                                          unsigned rbits) {
-  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
-  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
-  using L = typename PolicyOf<Op>::Lane;
-  typename L::State s = L::init();
-  static_for<0, kChunksPerLane>([&](auto k) {
-    const uint4 b = neighbour_block(next, k.value, a[k.value]);
-    L::template chunk<k.value>(s, shift_chunk<Q>(a[k.value], b, rbits),
-                               (c0 + (uint64_t)k.value * kThreads) * V);
+  return fold_chunks<Op>(tile, [&](auto k) {
+    return shift_chunk<Q>(a[k.value], neighbour_block(next, k.value, a[k.value]), rbits);
   });
-  return L::finish(s, c0);
 }
 
 /* Lane value of a tile that touches an end of the vector: scalar loads of
@@ -278,14 +284,10 @@ template <class Op> class AgentReduce {
     if (!interior(tile)) return lane_edge<Op>(x_, n_, tile);
     const unsigned rbits = (misalign_ % 4) * 8;
     if constexpr (PolicyOf<Op>::shift == Shift::kTwoLoads) {
-      if (misalign_ != 0) {
-        switch (misalign_ / 4) {
-          case 0: return lane_two_loads<Op, 0>(blocks_, tile, rbits);
-          case 1: return lane_two_loads<Op, 1>(blocks_, tile, rbits);
-          case 2: return lane_two_loads<Op, 2>(blocks_, tile, rbits);
-          default: return lane_two_loads<Op, 3>(blocks_, tile, rbits);
-        }
-      }
+      if (misalign_ != 0)
+        return with_word_offset(misalign_, [&](auto q) {
+          return lane_two_loads<Op, q.value>(blocks_, tile, rbits);
+        });
     }
     uint4 cur_after = make_uint4(0, 0, 0, 0);
     if (have_next_) {
@@ -310,12 +312,9 @@ template <class Op> class AgentReduce {
        * every thread passes once all have folded this tile */
       share_firsts(temp_.next, cur_, cur_after);
       __syncthreads();
-      switch (misalign_ / 4) {
-        case 0: return fold_shifted<Op, 0>(cur_, temp_.next, tile, rbits);
-        case 1: return fold_shifted<Op, 1>(cur_, temp_.next, tile, rbits);
-        case 2: return fold_shifted<Op, 2>(cur_, temp_.next, tile, rbits);
-        default: return fold_shifted<Op, 3>(cur_, temp_.next, tile, rbits);
-      }
+      return with_word_offset(misalign_, [&](auto q) {
+        return fold_shifted<Op, q.value>(cur_, temp_.next, tile, rbits);
+      });
     }
   }
 
