@@ -69,17 +69,45 @@ __device__ __forceinline__ void fold_pair(typename Op::Acc &acc, const uint4 &vx
 }
 
 /* Lane value of a tile that touches an end of either vector: scalar loads
- * of the elements below n only. */
+ * of the elements below n only, folded in index order; as lane_edge,
+ * chunks that lie below n are loaded before they are combined, half as
+ * many at once (two inputs). */
 template <class Op>
 __device__ __noinline__ typename Op::Acc lane_edge_dot(const typename Op::In *x,
                                                        const typename Op::In *y, uint64_t n,
                                                        uint64_t tile) {
-  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  using In = typename Op::In;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  constexpr int B = kEdgeChunks<In> > 1 ? kEdgeChunks<In> / 2 : 1;
   typename Op::Acc acc = Op::identity();
-  for (int k = 0; k < kChunksPerLane; ++k) {
-    const uint64_t first = (tile * GR_TILE_CHUNKS + threadIdx.x + (uint64_t)k * kThreads) * V;
-    for (int j = 0; j < V; ++j)
-      if (first + j < n) acc = Op::combine(acc, Op::lift2(x[first + j], y[first + j], first + j));
+  const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
+#pragma unroll 1
+  for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
+    const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
+    if (last + V <= n) {
+      In ex[B][V], ey[B][V];
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          ex[b][j] = x[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
+          ey[b][j] = y[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
+        }
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
+#pragma unroll
+        for (int j = 0; j < V; ++j)
+          acc = Op::combine(acc, Op::lift2(ex[b][j], ey[b][j], first + j));
+      }
+    } else {
+#pragma unroll 1
+      for (int k = k0; k < k0 + B; ++k) {
+        const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
+        for (int j = 0; j < V; ++j)
+          if (first + j < n) acc = Op::combine(acc, Op::lift2(x[first + j], y[first + j], first + j));
+      }
+    }
   }
   return acc;
 }

@@ -175,17 +175,52 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
   });
 }
 
-/* Lane value of a tile that touches an end of the vector: scalar loads of
- * the elements below n only. */
+/* Chunks an edge tile's lane loads at once where they lie below n
+ * (lane_edge, lane_edge_dot): 16 elements, or 8 of 64 bits. */
+template <class In>
+constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) / (GR_CHUNK_BYTES / sizeof(In)) > 1
+                                ? (sizeof(In) == 8 ? 8 : 16) / (GR_CHUNK_BYTES / sizeof(In))
+                                : 1;
+
+/* Lane value of a tile that touches an end of the vector: scalar loads
+ * of the elements below n only, folded in index order.  Where the next
+ * kEdgeChunks chunks lie below n, their elements are loaded before any is
+ * combined, so those loads are in flight together; combining each element
+ * as it came kept one load in flight at a time for the ops whose combine
+ * branches (the arg ops, float min and max, mean_var): 128 round trips a
+ * tile for 8-bit elements.  The chunks that reach past n are loaded
+ * element by element as before. */
 template <class Op>
 __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
                                                    uint64_t n, uint64_t tile) {
-  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  using In = typename Op::In;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  constexpr int B = kEdgeChunks<In>;
   typename Op::Acc acc = Op::identity();
-  for (int k = 0; k < kChunksPerLane; ++k) {
-    const uint64_t first = (tile * GR_TILE_CHUNKS + threadIdx.x + (uint64_t)k * kThreads) * V;
-    for (int j = 0; j < V; ++j)
-      if (first + j < n) acc = Op::combine(acc, Op::lift(x[first + j], first + j));
+  const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
+#pragma unroll 1
+  for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
+    const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
+    if (last + V <= n) {
+      In e[B][V];
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+#pragma unroll
+        for (int j = 0; j < V; ++j) e[b][j] = x[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
+#pragma unroll
+        for (int j = 0; j < V; ++j) acc = Op::combine(acc, Op::lift(e[b][j], first + j));
+      }
+    } else {
+#pragma unroll 1
+      for (int k = k0; k < k0 + B; ++k) {
+        const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
+        for (int j = 0; j < V; ++j)
+          if (first + j < n) acc = Op::combine(acc, Op::lift(x[first + j], first + j));
+      }
+    }
   }
   return acc;
 }
