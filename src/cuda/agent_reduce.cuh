@@ -178,9 +178,7 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
 /* Chunks an edge tile's lane loads at once where they lie below n
  * (lane_edge, lane_edge_dot): 16 elements, or 8 of 64 bits. */
 template <class In>
-constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) / (GR_CHUNK_BYTES / sizeof(In)) > 1
-                                ? (sizeof(In) == 8 ? 8 : 16) / (GR_CHUNK_BYTES / sizeof(In))
-                                : 1;
+constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) * (int)sizeof(In) / GR_CHUNK_BYTES;
 
 /* Lane value of a tile that touches an end of the vector: scalar loads
  * of the elements below n only, folded in index order.  Where the next
