@@ -26,7 +26,9 @@
 # The GPU machine has no cmocka and installs nothing.  When .dist/cmocka/
 # holds Debian's libcmocka0 and libcmocka-dev unpacked with dpkg -x (made
 # here: apt-get download libcmocka0 libcmocka-dev; dpkg -x each into
-# .dist/cmocka), configure is pointed at it.
+# .dist/cmocka), configure is pointed at it.  Nor has it MPI: when
+# .dist/mpi-env.sh exists, it is sourced first, so that configure finds
+# the Open MPI unpacked in .dist/mpi.  tools/carry-deps.sh makes all three.
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 set -u
@@ -42,6 +44,9 @@ do
 done
 
 start_dir=`pwd`
+if test -f "$start_dir/.dist/mpi-env.sh"; then
+  . "$start_dir/.dist/mpi-env.sh"
+fi
 OUT=${OUT:-$start_dir/gpu-check-out}
 case $OUT in /*) ;; *) OUT=$start_dir/$OUT ;; esac
 mkdir -p "$OUT" || { echo "gpu-check: cannot create OUT=$OUT" >&2; exit 2; }
