@@ -68,48 +68,26 @@ __device__ __forceinline__ void fold_pair(typename Op::Acc &acc, const uint4 &vx
   fold_pairs<Op>(acc, vx, vy, first, GR_CHUNK_BYTES / sizeof(typename Op::In));
 }
 
-/* Lane value of a tile that touches an end of either vector: scalar loads
- * of the elements below n only, folded in index order; as lane_edge,
- * chunks that lie below n are loaded before they are combined, half as
- * many at once (two inputs). */
+/* An element of x and the same element of y, as fold_edge loads them. */
+template <class In> struct ElementPair {
+  In x, y;
+};
+
+/* Lane value of a tile that touches an end of either vector: fold_edge
+ * (agent_reduce.cuh) over the pairs, half as many chunks loaded at once
+ * as lane_edge (two inputs).  Nothing outside x[0 .. n-1] and y[0 .. n-1]
+ * is read. */
 template <class Op>
 __device__ __noinline__ typename Op::Acc lane_edge_dot(const typename Op::In *x,
                                                        const typename Op::In *y, uint64_t n,
                                                        uint64_t tile) {
   using In = typename Op::In;
-  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  using Acc = typename Op::Acc;
+  using P = ElementPair<In>;
   constexpr int B = kEdgeChunks<In> > 1 ? kEdgeChunks<In> / 2 : 1;
-  typename Op::Acc acc = Op::identity();
-  const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
-#pragma unroll 1
-  for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
-    const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
-    if (last + V <= n) {
-      In ex[B][V], ey[B][V];
-#pragma unroll
-      for (int b = 0; b < B; ++b)
-#pragma unroll
-        for (int j = 0; j < V; ++j) {
-          ex[b][j] = x[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
-          ey[b][j] = y[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
-        }
-#pragma unroll
-      for (int b = 0; b < B; ++b) {
-        const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
-#pragma unroll
-        for (int j = 0; j < V; ++j)
-          acc = Op::combine(acc, Op::lift2(ex[b][j], ey[b][j], first + j));
-      }
-    } else {
-#pragma unroll 1
-      for (int k = k0; k < k0 + B; ++k) {
-        const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
-        for (int j = 0; j < V; ++j)
-          if (first + j < n) acc = Op::combine(acc, Op::lift2(x[first + j], y[first + j], first + j));
-      }
-    }
-  }
-  return acc;
+  return fold_edge<Acc, P, GR_CHUNK_BYTES / sizeof(In), B>(
+      Op::identity(), n, tile, [&](uint64_t i) { return P{x[i], y[i]}; },
+      [](const Acc &acc, const P &e, uint64_t i) { return Op::combine(acc, Op::lift2(e.x, e.y, i)); });
 }
 
 /* One input of AgentDot: its elements, its address modulo 16 and the
@@ -138,19 +116,15 @@ template <class Op> class AgentDot {
     NextBlocks next[2];
   };
 
-  /* The vectors x and y (each aligned to the element size), their n
-   * elements and tiles (gr_tile_count(n)). */
-  __device__ __forceinline__ AgentDot(TempStorage &temp, const void *x, const void *y,
-                                      uint64_t n, uint64_t tiles)
-      : temp_(temp), x_(x), y_(y), n_(n) {
-    (void)tiles;
-  }
+  /* The vectors x and y (each aligned to the element size) and their n
+   * elements. */
+  __device__ __forceinline__ AgentDot(TempStorage &temp, const void *x, const void *y, uint64_t n)
+      : temp_(temp), x_(x), y_(y), n_(n) {}
 
   /* The value of the tiles [t0, t1), an aligned power-of-two group, in
-   * thread 0, as AgentReduce::consume_range (no prefetch: the 16 loads of
-   * a tile are in flight together; `after` is not called). */
-  template <class After>
-  __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1, After) {
+   * thread 0, as AgentReduce::consume_range (the 16 loads of a tile are in
+   * flight together). */
+  __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1) {
     return fold_tiles<Op>(temp_.buf, temp_.stack, parity_, t0, t1,
                           [&](uint64_t tile) { return consume_tile(tile); });
   }

@@ -175,52 +175,62 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
   });
 }
 
-/* Chunks an edge tile's lane loads at once where they lie below n
- * (lane_edge, lane_edge_dot): 16 elements, or 8 of 64 bits. */
-template <class In>
-constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) * (int)sizeof(In) / GR_CHUNK_BYTES;
-
-/* Lane value of a tile that touches an end of the vector: scalar loads
- * of the elements below n only, folded in index order.  Where the next
- * kEdgeChunks chunks lie below n, their elements are loaded before any is
+/* The lane value of an edge tile, a tile that touches an end of its
+ * vector (lane_edge, lane_edge_dot): the lane's elements below n only,
+ * each loaded by load(i) (its element i, or for two inputs the pair) and
+ * combined by fold(acc, loaded, i), in index order.  Where the next B
+ * chunks lie wholly below n, their elements are all loaded before any is
  * combined, so those loads are in flight together; combining each element
  * as it came kept one load in flight at a time for the ops whose combine
  * branches (the arg ops, float min and max, mean_var): 128 round trips a
  * tile for 8-bit elements.  The chunks that reach past n are loaded
- * element by element as before. */
-template <class Op>
-__device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
-                                                   uint64_t n, uint64_t tile) {
-  using In = typename Op::In;
-  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
-  constexpr int B = kEdgeChunks<In>;
-  typename Op::Acc acc = Op::identity();
+ * element by element. */
+template <class Acc, class E, int V, int B, class Load, class Fold>
+__device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Load &&load,
+                                         Fold &&fold) {
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
 #pragma unroll 1
   for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
     const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
     if (last + V <= n) {
-      In e[B][V];
+      E e[B][V];
 #pragma unroll
       for (int b = 0; b < B; ++b)
 #pragma unroll
-        for (int j = 0; j < V; ++j) e[b][j] = x[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
+        for (int j = 0; j < V; ++j) e[b][j] = load(lane_first + (uint64_t)(k0 + b) * kThreads * V + j);
 #pragma unroll
       for (int b = 0; b < B; ++b) {
         const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
 #pragma unroll
-        for (int j = 0; j < V; ++j) acc = Op::combine(acc, Op::lift(e[b][j], first + j));
+        for (int j = 0; j < V; ++j) acc = fold(acc, e[b][j], first + j);
       }
     } else {
 #pragma unroll 1
       for (int k = k0; k < k0 + B; ++k) {
         const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
         for (int j = 0; j < V; ++j)
-          if (first + j < n) acc = Op::combine(acc, Op::lift(x[first + j], first + j));
+          if (first + j < n) acc = fold(acc, load(first + j), first + j);
       }
     }
   }
   return acc;
+}
+
+/* Chunks an edge tile's lane loads at once where they lie below n
+ * (fold_edge): 16 elements, or 8 of 64 bits. */
+template <class In>
+constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) * (int)sizeof(In) / GR_CHUNK_BYTES;
+
+/* Lane value of a tile that touches an end of the vector x[0 .. n-1]
+ * (fold_edge): nothing outside it is read. */
+template <class Op>
+__device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
+                                                   uint64_t n, uint64_t tile) {
+  using In = typename Op::In;
+  using Acc = typename Op::Acc;
+  return fold_edge<Acc, In, GR_CHUNK_BYTES / sizeof(In), kEdgeChunks<In>>(
+      Op::identity(), n, tile, [&](uint64_t i) { return x[i]; },
+      [](const Acc &acc, const In &e, uint64_t i) { return Op::combine(acc, Op::lift(e, i)); });
 }
 
 /* Is the tile interior to a vector of n_bytes bytes that starts `misalign`
@@ -265,37 +275,26 @@ template <class Op> class AgentReduce {
     NextBlocks next;
   };
 
-  /* The vector's first element (aligned to its element size), its n
-   * elements and its tiles (gr_tile_count(n)). */
-  __device__ __forceinline__ AgentReduce(TempStorage &temp, const void *vector, uint64_t n,
-                                         uint64_t tiles)
+  /* The vector's first element (aligned to its element size) and its n
+   * elements. */
+  __device__ __forceinline__ AgentReduce(TempStorage &temp, const void *vector, uint64_t n)
       : temp_(temp),
         x_(static_cast<const In *>(vector)),
         n_(n),
-        tiles_(tiles),
         misalign_((unsigned)(reinterpret_cast<uintptr_t>(vector) % GR_CHUNK_BYTES)),
         blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)) {}
   /* The same, from the kernels' parameters, which name a second input for
    * the two-input operations (AgentDot) only. */
   __device__ __forceinline__ AgentReduce(TempStorage &temp, const void *vector, const void *,
-                                         uint64_t n, uint64_t tiles)
-      : AgentReduce(temp, vector, n, tiles) {}
+                                         uint64_t n)
+      : AgentReduce(temp, vector, n) {}
 
-  /*
-   * The value of the tiles [t0, t1), an aligned power-of-two group, in
-   * thread 0 (the other threads' return value is unspecified).  after()
-   * gives the first tile this block consumes next (tiles if none): with the
-   * policy's prefetch, the block's next interior tile is loaded before the
-   * current one is folded and combined, so loads stay in flight while the
-   * block computes.  after() is called only at the range's last tile, so no
-   * register holds its value through the range (with a value instead, ptxas
-   * gave the bf16 argmax kernel 88 registers instead of 80, one resident
-   * block fewer).  Every thread of the block calls it.
-   */
-  template <class After>
-  __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1, After after) {
+  /* The value of the tiles [t0, t1), an aligned power-of-two group, in
+   * thread 0 (the other threads' return value is unspecified).  Every
+   * thread of the block calls it. */
+  __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1) {
     return fold_tiles<Op>(temp_.buf, temp_.stack, parity_, t0, t1,
-                          [&](uint64_t tile) { return consume_tile(tile, t1, after); });
+                          [&](uint64_t tile) { return consume_tile(tile); });
   }
 
  private:
@@ -306,14 +305,11 @@ template <class Op> class AgentReduce {
     return tile_interior(tile, misalign_, n_ * sizeof(In));
   }
 
-  /* This thread's lane value of one tile of the range that ends at t1.
-   * The next tile is worked out only where the prefetch needs it.  The
-   * policy's shift says how misaligned tiles load (Shift, policy.cuh):
-   * with kNeighbour they load the aligned blocks aligned input loads (and
-   * one more a tile, load_after), so both take the policy's prefetch; with
-   * kTwoLoads they load each chunk's two blocks and are not prefetched. */
-  template <class After>
-  __device__ __forceinline__ Acc consume_tile(uint64_t tile, uint64_t t1, After &after) {
+  /* This thread's lane value of one tile.  The policy's shift says how
+   * misaligned tiles load (Shift, policy.cuh): with kTwoLoads each chunk's
+   * two blocks; with kNeighbour the aligned blocks aligned input loads, one
+   * more a tile (load_after), and the rest from the neighbouring lane. */
+  __device__ __forceinline__ Acc consume_tile(uint64_t tile) {
     if (!interior(tile)) return lane_edge<Op>(x_, n_, tile);
     const unsigned rbits = (misalign_ % 4) * 8;
     if constexpr (PolicyOf<Op>::shift == Shift::kTwoLoads) {
@@ -322,44 +318,29 @@ template <class Op> class AgentReduce {
           return lane_two_loads<Op, q.value>(blocks_, tile, rbits);
         });
     }
-    uint4 cur_after = make_uint4(0, 0, 0, 0);
-    if (have_next_) {
-#pragma unroll
-      for (int k = 0; k < kChunksPerLane; ++k) cur_[k] = next_[k];
-      cur_after = next_after_;
-    } else {
-      load_lane(blocks_, tile, cur_);
-      if (misalign_ != 0) cur_after = load_after(blocks_, tile);
-    }
-    const uint64_t next = tile + 1 < t1 ? tile + 1 : after();
-    have_next_ = PolicyOf<Op>::prefetch && next < tiles_ && interior(next);
-    if (have_next_) {
-      load_lane(blocks_, next, next_);
-      if (misalign_ != 0) next_after_ = load_after(blocks_, next);
-    }
+    uint4 cur[kChunksPerLane];
+    load_lane(blocks_, tile, cur);
+    const uint4 after = misalign_ != 0 ? load_after(blocks_, tile) : make_uint4(0, 0, 0, 0);
     if constexpr (PolicyOf<Op>::shift == Shift::kTwoLoads) {
-      return fold_lane<Op>(cur_, tile); /* aligned: misaligned tiles returned above */
+      return fold_lane<Op>(cur, tile); /* aligned: misaligned tiles returned above */
     } else {
-      if (misalign_ == 0) return fold_lane<Op>(cur_, tile);
+      if (misalign_ == 0) return fold_lane<Op>(cur, tile);
       /* temp_.next is read again only after the lane tree's barrier, which
        * every thread passes once all have folded this tile */
-      share_firsts(temp_.next, cur_, cur_after);
+      share_firsts(temp_.next, cur, after);
       __syncthreads();
       return with_word_offset(misalign_, [&](auto q) {
-        return fold_shifted<Op, q.value>(cur_, temp_.next, tile, rbits);
+        return fold_shifted<Op, q.value>(cur, temp_.next, tile, rbits);
       });
     }
   }
 
   TempStorage &temp_;
   const In *x_;
-  uint64_t n_, tiles_;
+  uint64_t n_;
   unsigned misalign_; /* the vector's address modulo 16, in bytes */
   const uint4 *blocks_; /* the vector's address rounded down to 16 bytes */
   int parity_ = 0;
-  bool have_next_ = false;
-  uint4 cur_[kChunksPerLane], next_[kChunksPerLane];
-  uint4 next_after_; /* load_after of the prefetched tile (thread 255) */
 };
 
 } /* namespace gr */

@@ -230,8 +230,8 @@ batched_tiles_kernel(const BatchedParams p) {
     const uint64_t b = w / p.groups, g = w % p.groups;
     const uint64_t t0 = g * group_tiles;
     const uint64_t t1 = min(t0 + group_tiles, p.tiles);
-    Agent agent(temp, vector_at<Op>(p, b), vector2_at<Op>(p, b), p.n, p.tiles);
-    const Acc r = agent.consume_range(t0, t1, [&] { return p.tiles; });
+    Agent agent(temp, vector_at<Op>(p, b), vector2_at<Op>(p, b), p.n);
+    const Acc r = agent.consume_range(t0, t1);
     if (p.groups == 1) {
       if (threadIdx.x == 0) store_result<Op>(result_at<Op>(p, b), r, 1);
     } else {

@@ -53,16 +53,13 @@ reduce_kernel(const ReduceParams p) {
   __shared__ Acc warp_vals[kWarps];
   __shared__ bool is_last;
 
-  Agent agent(temp, p.input, p.input2, p.n, p.tiles);
+  Agent agent(temp, p.input, p.input2, p.n);
   Acc *roots = static_cast<Acc *>(p.roots);
   const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
   for (uint64_t group = blockIdx.x; group < p.groups; group += gridDim.x) {
     const uint64_t t0 = group * group_tiles;
     const uint64_t t1 = min(t0 + group_tiles, p.tiles);
-    /* the block's next group's first tile, for the agent's prefetch */
-    const Acc r = agent.consume_range(t0, t1, [&] {
-      return group + gridDim.x < p.groups ? (group + gridDim.x) * group_tiles : p.tiles;
-    });
+    const Acc r = agent.consume_range(t0, t1);
     if (threadIdx.x == 0) {
       if (gridDim.x == 1 && p.groups == 1) {
         store_result<Op>(p.output, r, 1);

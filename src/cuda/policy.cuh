@@ -10,14 +10,16 @@
  *   lane        how a thread folds its 8 chunks (thread_fold.cuh, LaneKind);
  *   min_blocks  the register budget, given to ptxas as the resident blocks
  *               per SM it must allow (__launch_bounds__ minBlocks);
- *   prefetch    whether interior tiles are double-buffered: the block's
- *               next tile loaded before the current one is folded (no row
- *               takes it today; see below);
  *   shift       how misaligned interior tiles are loaded (Shift).
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
- * budget or the prefetch.
+ * budget or the shift.
+ *
+ * A third column, prefetch (the block's next interior tile loaded before
+ * the current one is folded, two tiles in registers), was measured below
+ * and taken by no row once misaligned tiles took one load a chunk; the
+ * code went with it (2026-12-02).  The measurements stay as the reason.
  */
 #ifndef GR_CUDA_POLICY_CUH
 #define GR_CUDA_POLICY_CUH
@@ -40,7 +42,6 @@ enum class Shift { kTwoLoads, kNeighbour };
 struct ReducePolicy {
   LaneKind lane;
   int min_blocks;
-  bool prefetch;
   Shift shift;
 };
 
@@ -131,40 +132,40 @@ struct ReducePolicy {
  * kByte, kWideInt (ops.cuh). */
 constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kSum */
-    {{LaneKind::kSequential, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
-     {LaneKind::kByteDot, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    {{LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kByteDot, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kProd */
-    {{LaneKind::kSequential, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
-     {LaneKind::kByteProd, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    {{LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kByteProd, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kMinMax */
-    {{LaneKind::kPackedKeys, 5, false, Shift::kNeighbour},
-     {LaneKind::kOrderedKeys, 3, false, Shift::kTwoLoads},
-     {LaneKind::kByteSimd, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    {{LaneKind::kPackedKeys, 5, Shift::kNeighbour},
+     {LaneKind::kOrderedKeys, 3, Shift::kTwoLoads},
+     {LaneKind::kByteSimd, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kArg */
-    {{LaneKind::kArgPosition, 3, false, Shift::kNeighbour},
-     {LaneKind::kArgPosition, 3, false, Shift::kNeighbour},
-     {LaneKind::kByteArg, 4, false, Shift::kNeighbour},
-     {LaneKind::kArgPosition, 3, false, Shift::kNeighbour}},
+    {{LaneKind::kArgPosition, 3, Shift::kNeighbour},
+     {LaneKind::kArgPosition, 3, Shift::kNeighbour},
+     {LaneKind::kByteArg, 4, Shift::kNeighbour},
+     {LaneKind::kArgPosition, 3, Shift::kNeighbour}},
     /* kDot */
-    {{LaneKind::kSequential, 2, false, Shift::kNeighbour},
-     {LaneKind::kSequential, 2, false, Shift::kNeighbour},
-     {LaneKind::kSequential, 2, false, Shift::kNeighbour},
-     {LaneKind::kSequential, 2, false, Shift::kNeighbour}},
+    {{LaneKind::kSequential, 2, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, Shift::kNeighbour}},
     /* kNrm2 */
-    {{LaneKind::kSequential, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, false, Shift::kTwoLoads}},
+    {{LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kMeanVar */
-    {{LaneKind::kSequential, 3, false, Shift::kNeighbour},
-     {LaneKind::kSequential, 2, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 2, false, Shift::kTwoLoads},
-     {LaneKind::kSequential, 2, false, Shift::kTwoLoads}},
+    {{LaneKind::kSequential, 3, Shift::kNeighbour},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads}},
 };
 
 /* The row of Op: its policy and its lane. */
@@ -172,7 +173,6 @@ template <class Op> struct PolicyOf {
   static constexpr ReducePolicy value =
       kReducePolicies[static_cast<int>(Op::kFamily)][static_cast<int>(type_family(Op::kType))];
   static constexpr int min_blocks = value.min_blocks;
-  static constexpr bool prefetch = value.prefetch;
   static constexpr Shift shift = value.shift;
   using Lane = typename LaneOf<Op, value.lane>::type;
 };
