@@ -109,11 +109,12 @@ template <class Op> class AgentDot {
 
   /* Shared memory of one block: the lane tree's double buffer, the stack
    * of order/tree.h's counter, and for each misaligned input the blocks
-   * its lanes 31 take from other warps (share_firsts, agent_reduce.cuh). */
+   * its lanes 31 take from other warps (share_firsts, agent_reduce.cuh),
+   * for even and odd tiles: next[input][tile % 2]. */
   struct TempStorage {
     Acc buf[2][kThreads];
     Acc stack[kStackDepth];
-    NextBlocks next[2];
+    NextBlocksPair next[2];
   };
 
   /* The vectors x and y (each aligned to the element size) and their n
@@ -132,9 +133,10 @@ template <class Op> class AgentDot {
  private:
   /* Chunk k of this lane of input q: the loaded block, or for a
    * misaligned input that block and the next (neighbour_block), shifted. */
-  __device__ __forceinline__ uint4 chunk(int q, int k, const uint4 &a, unsigned m) const {
+  __device__ __forceinline__ uint4 chunk(int q, int k, const uint4 &a, unsigned m,
+                                         uint64_t tile) const {
     if (m == 0) return a;
-    return shift_pair(a, neighbour_block(temp_.next[q], k, a), m);
+    return shift_pair(a, neighbour_block(temp_.next[q][tile % 2], k, a), m);
   }
 
   __device__ __forceinline__ Acc consume_tile(uint64_t tile) {
@@ -147,18 +149,18 @@ template <class Op> class AgentDot {
     load_lane(x.blocks, tile, ax);
     load_lane(y.blocks, tile, ay);
     if (x.misalign | y.misalign) {
-      /* the next use of temp_.next is after the lane tree's barrier, which
-       * every thread passes only once all have folded this tile */
-      if (x.misalign) share_firsts(temp_.next[0], ax, load_after(x.blocks, tile));
-      if (y.misalign) share_firsts(temp_.next[1], ay, load_after(y.blocks, tile));
+      /* next[q][tile % 2] is written again for the tile after next, by a
+       * thread past the next tile's barrier (as AgentReduce) */
+      if (x.misalign) share_firsts(temp_.next[0][tile % 2], ax, load_after(x.blocks, tile));
+      if (y.misalign) share_firsts(temp_.next[1][tile % 2], ay, load_after(y.blocks, tile));
       __syncthreads();
     }
     constexpr int V = GR_CHUNK_BYTES / sizeof(In);
     const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
     Acc acc = Op::identity();
     static_for<0, kChunksPerLane>([&](auto k) {
-      fold_pair<Op>(acc, chunk(0, k.value, ax[k.value], x.misalign),
-                    chunk(1, k.value, ay[k.value], y.misalign),
+      fold_pair<Op>(acc, chunk(0, k.value, ax[k.value], x.misalign, tile),
+                    chunk(1, k.value, ay[k.value], y.misalign, tile),
                     (c0 + (uint64_t)k.value * kThreads) * V);
     });
     return acc;

@@ -14,7 +14,10 @@
  * Per tile: each of the 256 threads is one lane of the order and loads its
  * 8 chunks of 16 bytes at once (8 loads in flight), folds them with the
  * policy's lane (thread_fold.cuh), then the block combines the lane values
- * in the lane tree (block_reduce.cuh).  Misaligned input is read with
+ * in the lane tree (block_reduce.cuh); for the operations whose value does
+ * not depend on the order of combination, each thread combines its lane
+ * values of the whole range first and the block runs one lane tree a
+ * range (fold_tiles).  Misaligned input is read with
  * aligned 16-byte loads and funnel shifts, by the policy's Shift: two
  * loads a chunk, or one, the second block taken from the neighbouring
  * lane (share_firsts).  Tiles touching either end of the vector use
@@ -105,6 +108,10 @@ __device__ __forceinline__ auto with_word_offset(unsigned m, F &&f) {
  * 2048 loads and one barrier, not 4096 loads.  `next` is the shared memory
  * of those lane-31 blocks, [warp][round]. */
 using NextBlocks = uint4[kWarps][kChunksPerLane];
+/* Two of them, one for the even tiles and one for the odd ones, so that
+ * one barrier a tile separates a tile's reads from the writes of the tile
+ * after next, with or without a lane tree a tile (fold_tiles). */
+using NextBlocksPair = NextBlocks[2];
 
 /* The first block after tile `tile` (thread 255 needs it in round 7);
  * other threads get zeros and load nothing. */
@@ -246,11 +253,28 @@ __device__ __forceinline__ bool tile_interior(uint64_t tile, unsigned misalign,
  * values (lane(tile), every thread its own) through the lane tree into
  * the tile tree; the group's value in thread 0.  buf and stack are the
  * agent's shared memory, parity its half of the double buffer.  The
- * agents' one loop over a range (AgentReduce, AgentDot). */
+ * agents' one loop over a range (AgentReduce, AgentDot).
+ *
+ * With the policy's LaneTree::kPerRange (policy.cuh), for an operation
+ * whose value does not depend on the order of combination (the integer
+ * sums and products, which wrap, min, max, argmin and argmax, whose
+ * combine is a total order on value and index), each thread combines its
+ * lane values of all the range's tiles and the block runs one lane tree
+ * for the range: the same bits, and no barrier a tile (a misaligned tile
+ * of Shift::kNeighbour keeps its own).  The lane tree of every tile costs
+ * a barrier, and eight shared-memory reads and a dozen combines in warp 0
+ * while the other warps wait at the next tile's barrier. */
 template <class Op, class Lane>
 __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2][kThreads],
                                                        typename Op::Acc *stack, int &parity,
                                                        uint64_t t0, uint64_t t1, Lane &&lane) {
+  if constexpr (PolicyOf<Op>::tree == LaneTree::kPerRange) {
+    typename Op::Acc v = Op::identity();
+    for (uint64_t tile = t0; tile < t1; ++tile) v = Op::combine(v, lane(tile));
+    v = lane_tree<Op>(v, buf[parity]);
+    parity ^= 1;
+    return v;
+  }
   for (uint64_t tile = t0; tile < t1; ++tile) {
     typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
     parity ^= 1;
@@ -268,11 +292,11 @@ template <class Op> class AgentReduce {
 
   /* Shared memory of one block: the lane tree's double buffer, the stack
    * of order/tree.h's counter, and the lane-31 blocks of misaligned input
-   * (share_firsts). */
+   * (share_firsts), for even and odd tiles. */
   struct TempStorage {
     Acc buf[2][kThreads];
     Acc stack[kStackDepth];
-    NextBlocks next;
+    NextBlocksPair next;
   };
 
   /* The vector's first element (aligned to its element size) and its n
@@ -325,12 +349,14 @@ template <class Op> class AgentReduce {
       return fold_lane<Op>(cur, tile); /* aligned: misaligned tiles returned above */
     } else {
       if (misalign_ == 0) return fold_lane<Op>(cur, tile);
-      /* temp_.next is read again only after the lane tree's barrier, which
-       * every thread passes once all have folded this tile */
-      share_firsts(temp_.next, cur, after);
+      /* next[tile % 2] is written again for the tile after next, by a
+       * thread that has passed the next tile's barrier, which every
+       * thread passes only once it has folded this tile */
+      NextBlocks &next = temp_.next[tile % 2];
+      share_firsts(next, cur, after);
       __syncthreads();
       return with_word_offset(misalign_, [&](auto q) {
-        return fold_shifted<Op, q.value>(cur, temp_.next, tile, rbits);
+        return fold_shifted<Op, q.value>(cur, next, tile, rbits);
       });
     }
   }

@@ -10,7 +10,8 @@
  *   lane        how a thread folds its 8 chunks (thread_fold.cuh, LaneKind);
  *   min_blocks  the register budget, given to ptxas as the resident blocks
  *               per SM it must allow (__launch_bounds__ minBlocks);
- *   shift       how misaligned interior tiles are loaded (Shift).
+ *   shift       how misaligned interior tiles are loaded (Shift);
+ *   tree        when the block combines its lanes' values (LaneTree).
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
@@ -39,10 +40,20 @@ namespace gr {
  *               barrier a tile. */
 enum class Shift { kTwoLoads, kNeighbour };
 
+/* When the block combines its lanes' values (fold_tiles, agent_reduce.cuh):
+ *   kPerTile   the order's lane tree for every tile, then the tile tree;
+ *   kPerRange  each thread combines its lane values of every tile of the
+ *              range, and the block runs one lane tree a range: no barrier
+ *              a tile, but the running value takes registers.  Only for
+ *              the operations whose value does not depend on the order of
+ *              combination (Op::kOrderFree), so the same bits. */
+enum class LaneTree { kPerTile, kPerRange };
+
 struct ReducePolicy {
   LaneKind lane;
   int min_blocks;
   Shift shift;
+  LaneTree tree = LaneTree::kPerTile;
 };
 
 /*
@@ -143,13 +154,13 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kMinMax */
     {{LaneKind::kPackedKeys, 5, Shift::kNeighbour},
-     {LaneKind::kOrderedKeys, 3, Shift::kTwoLoads},
-     {LaneKind::kByteSimd, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
+     {LaneKind::kOrderedKeys, 4, Shift::kTwoLoads, LaneTree::kPerRange},
+     {LaneKind::kByteSimd, 4, Shift::kTwoLoads, LaneTree::kPerRange},
+     {LaneKind::kSequential, 4, Shift::kTwoLoads, LaneTree::kPerRange}},
     /* kArg */
-    {{LaneKind::kArgPosition, 3, Shift::kNeighbour},
-     {LaneKind::kArgPosition, 3, Shift::kNeighbour},
-     {LaneKind::kByteArg, 4, Shift::kNeighbour},
+    {{LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
+     {LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
+     {LaneKind::kByteArg, 4, Shift::kNeighbour, LaneTree::kPerRange},
      {LaneKind::kArgPosition, 3, Shift::kNeighbour}},
     /* kDot */
     {{LaneKind::kSequential, 2, Shift::kNeighbour},
@@ -174,6 +185,9 @@ template <class Op> struct PolicyOf {
       kReducePolicies[static_cast<int>(Op::kFamily)][static_cast<int>(type_family(Op::kType))];
   static constexpr int min_blocks = value.min_blocks;
   static constexpr Shift shift = value.shift;
+  static constexpr LaneTree tree = value.tree;
+  static_assert(tree == LaneTree::kPerTile || Op::kOrderFree,
+                "one lane tree a range only where the order does not decide the value");
   using Lane = typename LaneOf<Op, value.lane>::type;
 };
 
