@@ -120,6 +120,33 @@ struct ReducePolicy {
  * for 4 blocks).
  */
 /*
+ * Why one lane tree a range (LaneTree::kPerRange) for the arg ops of
+ * floats and 8-bit integers and the min/max of 32/64-bit floats and 8-bit
+ * integers, at 4 blocks (H200, 2026-12-02; reduce_kernel under each row
+ * launched side by side by a test program on the library's headers,
+ * median of 5 batches of 20 launches, each result's bits equal to the
+ * kPerTile kernel's; us at n = 2^28, aligned / 3 elements past alignment;
+ * {blocks, tree}, registers):
+ *   f32 argmin  {3, tile} 64: 251.6 / 274.7   {4, range} 64: 247.5 / 249.1
+ *               {3, range} 71 (3 resident): 251.0 / 260.8
+ *   f64 argmin  {3, tile} 62: 488.3 / 512.9   {4, range} 64: 479.5 / 488.4
+ *   f16 argmin  {3, tile} 64: 146.2 / 204.0   {4, range} 64: 133.2 / 148.4
+ *   i8 argmin   {4, tile} 62: 111.9 / 133.8   {4, range} 64: 101.4 / 122.2
+ *   f64 min     {3, tile} 62: 490.6 / 514.6   {4, range} 64: 486.8 / 512.5
+ *   f32 min     {3, tile} 64: 247.8 / 252.8   {4, range} 64: 245.4 / 252.8
+ *   i8 min      {3, tile} 62:  66.8 /  71.1   {4, range} 64:  66.2 /  69.8
+ * and at 2^26 / 2^24, 3 past alignment: f32 argmin 75.7 -> 69.6 / 27.1 ->
+ * 25.3, f16 argmin 52.3 -> 46.1 / 19.0 -> 18.4.  Left at one tree a tile:
+ * the 32/64-bit integer arg ops (at 4 blocks they spill 52 bytes, at 3
+ * they take 74 registers and 3 resident blocks), the integer sums (no
+ * gain: i32 243.8 / 246.0 against 242.9 / 251.4), the 32/64-bit integer
+ * min/max (i32 246.7 / 245.5 against 245.7 / 255.8) and the 16-bit
+ * min/max (141.7 / 166.0 against 147.9 / 159.6).  The same run gave the
+ * 8-bit NRM2 2 blocks (124 registers, where 3 spilled 12 bytes in the
+ * library's build): 264.0 / 274.2 -> 246.6 / 257.6 us at 2^28, 22.2 ->
+ * 19.5 at 2^24 aligned, 69.0 -> 72.6 at 2^26 misaligned.
+ */
+/*
  * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
  * 13.0; no GPU timing yet): AgentDot holds its lane's 8 chunks of x and 8
  * of y (64 registers of data, 16 loads in flight).  Under a 3-block budget
@@ -156,7 +183,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     {{LaneKind::kPackedKeys, 5, Shift::kNeighbour},
      {LaneKind::kOrderedKeys, 4, Shift::kTwoLoads, LaneTree::kPerRange},
      {LaneKind::kByteSimd, 4, Shift::kTwoLoads, LaneTree::kPerRange},
-     {LaneKind::kSequential, 4, Shift::kTwoLoads, LaneTree::kPerRange}},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kArg */
     {{LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
      {LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
@@ -170,7 +197,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kNrm2 */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kMeanVar */
     {{LaneKind::kSequential, 3, Shift::kNeighbour},
