@@ -15,9 +15,10 @@
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
- * budget or the shift.
+ * budget or the shift, and the results that kPerRange computes in another
+ * order do not depend on the order.
  *
- * A third column, prefetch (the block's next interior tile loaded before
+ * A fifth field, prefetch (the block's next interior tile loaded before
  * the current one is folded, two tiles in registers), was measured below
  * and taken by no row once misaligned tiles took one load a chunk; the
  * code went with it (2026-12-02).  The measurements stay as the reason.
