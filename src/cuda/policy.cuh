@@ -124,7 +124,7 @@ struct ReducePolicy {
  * Why one lane tree a range (LaneTree::kPerRange) for the arg ops of
  * floats and 8-bit integers and the min/max of 32/64-bit floats and 8-bit
  * integers, at 4 blocks (H200, 2026-12-02; reduce_kernel under each row
- * launched side by side by a test program on the library's headers,
+ * launched side by side by tools/policy-variants,
  * median of 5 batches of 20 launches, each result's bits equal to the
  * kPerTile kernel's; us at n = 2^28, aligned / 3 elements past alignment;
  * {blocks, tree}, registers):

@@ -1,0 +1,90 @@
+// policy-variants.cu - reduce_kernel under other rows of the policy table, side by side.
+// A developer's experiment, not built or installed: tools/policy-variants/build.sh makes it.
+// Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>>, the
+// library's kernel from its own headers under that row; the first variant of each group is
+// the reference whose result bytes the others must equal ("same", else "DIFFER").
+// Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
+// Times: median of 5 batches of 20 launches, n = 2^22 .. 2^28, aligned and 3 elements off.
+// Output: CSV variant,n,offset,resident,regs,us,bits on stdout.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include <algorithm>
+#include <cuda_runtime.h>
+#include "cuda/kernel_reduce.cuh"
+#include "order/order.h"
+
+namespace gr {
+template <class Op, int MB, LaneKind LK, Shift S, LaneTree TR> struct Tuned : Op {};
+template <class Op, int MB, LaneKind LK, Shift S, LaneTree TR> struct PolicyOf<Tuned<Op, MB, LK, S, TR>> {
+  static constexpr ReducePolicy value{LK, MB, S, TR};
+  static constexpr int min_blocks = MB;
+  static constexpr Shift shift = S;
+  static constexpr LaneTree tree = TR;
+  using Lane = typename LaneOf<Op, LK>::type;
+};
+}
+using namespace gr;
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+
+struct Variant { const char *name; const void *kernel; gpureduce_type_t type; size_t es; const char *group; };
+#define V(G, T, OP, MB, LK, SH, TR) Variant{#G " " #T " mb" #MB " " #LK " " #SH " " #TR, \
+  (const void *)&reduce_kernel<Tuned<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LaneKind::LK, Shift::SH, LaneTree::TR>>, \
+  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T}
+
+int main(int argc, char **argv) {
+  std::vector<Variant> vs = {
+#include "variants.inc"
+  };
+  int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const uint64_t nmax = (uint64_t)1 << 28;
+  char *buf; CK(cudaMalloc(&buf, nmax * 8 + 64));
+  void *roots; CK(cudaMalloc(&roots, GR_MAX_ROOTS * GR_ROOT_BYTES));
+  unsigned *ticket; CK(cudaMalloc(&ticket, 64)); CK(cudaMemset(ticket, 0, 64));
+  void *out; CK(cudaMalloc(&out, 64));
+  { // random bytes, then per-type sane values: small integers in every 16-bit slot keep f16/bf16 finite
+    std::vector<uint32_t> h(nmax * 2 + 16);
+    uint64_t s = 88172645463325252ull;
+    for (auto &w : h) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; w = (uint32_t)s & 0x3bff3bffu; }
+    CK(cudaMemcpy(buf, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+  }
+  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+  const uint64_t sizes[] = {(uint64_t)1 << 22, (uint64_t)1 << 24, (uint64_t)1 << 26, (uint64_t)1 << 28};
+  printf("variant,n,offset,resident,regs,us,bits\n");
+  std::vector<unsigned char> ref(32);
+  for (uint64_t n : sizes)
+    for (int off : {0, 3}) {
+      const char *group = "";
+      for (auto &v : vs) {
+        cudaFuncAttributes fa; CK(cudaFuncGetAttributes(&fa, v.kernel));
+        int per_sm; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, GR_LANES, 0));
+        gr_plan plan; gr_plan_make(n, v.es, 1, &plan);
+        uint64_t fill = (uint64_t)sms * per_sm;
+        gr_plan_fit(&plan, (unsigned)std::min<uint64_t>(plan.groups, fill));
+        ReduceParams p;
+        p.input = buf + off * v.es; p.input2 = nullptr; p.output = out; p.n = n;
+        p.roots = roots; p.ticket = ticket; p.tiles = plan.tiles; p.groups = plan.groups;
+        p.group_log2 = plan.group_log2; p.acc_out = nullptr;
+        void *args[] = {&p};
+        CK(cudaMemset(out, 0, 64));
+        CK(cudaLaunchKernel(v.kernel, dim3(plan.grid), dim3(GR_LANES), args, 0, 0));
+        CK(cudaDeviceSynchronize());
+        std::vector<unsigned char> r(32); CK(cudaMemcpy(r.data(), out, 32, cudaMemcpyDeviceToHost));
+        bool first = strcmp(group, v.group) != 0;
+        if (first) { ref = r; group = v.group; }
+        float t[5];
+        for (int rep = 0; rep < 5; ++rep) {
+          cudaEventRecord(a);
+          for (int k = 0; k < 20; ++k) cudaLaunchKernel(v.kernel, dim3(plan.grid), dim3(GR_LANES), args, 0, 0);
+          cudaEventRecord(b); CK(cudaEventSynchronize(b));
+          float ms; cudaEventElapsedTime(&ms, a, b); t[rep] = ms * 1000.f / 20;
+        }
+        std::sort(t, t + 5);
+        printf("%s,%llu,%d,%d,%d,%.2f,%s\n", v.name, (unsigned long long)n, off, per_sm, fa.numRegs, t[2],
+               first ? "ref" : (r == ref ? "same" : "DIFFER"));
+        fflush(stdout);
+      }
+    }
+  return 0;
+}
