@@ -274,15 +274,16 @@ __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2
     v = lane_tree<Op>(v, buf[parity]);
     parity ^= 1;
     return v;
+  } else {
+    for (uint64_t tile = t0; tile < t1; ++tile) {
+      typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
+      parity ^= 1;
+      if (threadIdx.x == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+    }
+    typename Op::Acc r = Op::identity();
+    if (threadIdx.x == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
+    return r;
   }
-  for (uint64_t tile = t0; tile < t1; ++tile) {
-    typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
-    parity ^= 1;
-    if (threadIdx.x == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
-  }
-  typename Op::Acc r = Op::identity();
-  if (threadIdx.x == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
-  return r;
 }
 
 template <class Op> class AgentReduce {
