@@ -41,7 +41,8 @@ __device__ __forceinline__ void store_result(void *output, const typename Op::Ac
 /* The root itself, for a partial result's node (ReduceParams::acc_out). */
 template <class Op>
 __device__ __forceinline__ void store_root(const ReduceParams &p, const typename Op::Acc &r) {
-  if (p.acc_out) *static_cast<typename Op::Acc *>(p.acc_out) = r;
+  using Root = decltype(node_root<Op>(r));
+  if (p.acc_out) *static_cast<Root *>(p.acc_out) = node_root<Op>(r);
 }
 
 template <class Op>

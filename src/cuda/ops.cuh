@@ -251,10 +251,20 @@ template <class W> struct ValueIndex {
   uint64_t i;
 };
 
+/* The value ARGMIN and ARGMAX compare: float or double for floating-point
+ * elements (Elem::Wide), the element widened to 32 bits for integers of
+ * up to 32 bits (the same order as its 64-bit widening, in half the
+ * registers), the element itself for 64-bit integers. */
+template <gpureduce_type_t T>
+using ArgValue = typename std::conditional<
+    Elem<T>::is_float || sizeof(typename Elem<T>::In) == 8, typename Elem<T>::Wide,
+    typename std::conditional<std::is_signed<typename Elem<T>::In>::value, int32_t,
+                              uint32_t>::type>::type;
+
 template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
   using E = Elem<T>;
   using In = typename E::In;
-  using W = typename E::Wide;
+  using W = ArgValue<T>;
   using Acc = ValueIndex<W>;
   using Out = uint64_t;
   static constexpr bool kOrderFree = true;
@@ -272,7 +282,7 @@ template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
       worst = IsMax ? (W)E::lowest : (W)E::highest;
     return Acc{worst, UINT64_MAX};
   }
-  __device__ static Acc lift(In x, uint64_t i) { return Acc{E::widen(x), i}; }
+  __device__ static Acc lift(In x, uint64_t i) { return Acc{(W)E::widen(x), i}; }
   /* The first NaN wins; otherwise the better value; ties (-0 == +0
    * included) go to the lower index.  A total order on (value, index), so
    * the answer is independent of the order of combination. */
@@ -290,6 +300,20 @@ template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
   /* GPUREDUCE_NO_INDEX: an empty segment's (the 1-D call refuses n == 0) */
   __device__ static Out empty() { return UINT64_MAX; }
 };
+
+/* An accumulator as a partial result's node holds it (kernel_reduce.cuh
+ * store_root; api/partial.c and host/backend.c read its bytes): Op::Acc
+ * itself, except that ARGMIN's and ARGMAX's value is Elem::Wide there (a
+ * 64-bit integer at byte 0 for every integer type, host/backend.c's
+ * pair_*), the index at byte 8. */
+template <class Op> __device__ inline auto node_root(const typename Op::Acc &a) {
+  if constexpr (Op::kFamily == OpFamily::kArg) {
+    using Wide = typename Op::E::Wide;
+    return ValueIndex<Wide>{(Wide)a.v, a.i};
+  } else {
+    return a;
+  }
+}
 
 /* The 16-byte result of ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE: the
  * index at byte 0, the element at byte 8 in its own type (the low bytes

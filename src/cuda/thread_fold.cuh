@@ -207,7 +207,7 @@ template <class Op, bool IsMax> struct ArgLane {
     int pos[V];
 #pragma unroll
     for (int j = 0; j < V; ++j) {
-      val[j] = Op::E::widen(e[j]);
+      val[j] = (W)Op::E::widen(e[j]);
       pos[j] = K * V + j;
     }
 #pragma unroll
