@@ -191,13 +191,16 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
  * as it came kept one load in flight at a time for the ops whose combine
  * branches (the arg ops, float min and max, mean_var): 128 round trips a
  * tile for 8-bit elements.  The chunks that reach past n are loaded
- * element by element. */
+ * element by element, and the lane stops at its first chunk that starts
+ * at or past n (walking the rest for nothing cost the 8-bit arg ops 2.5
+ * us a call at n = 2^10, 7.6 against 5.1, H200). */
 template <class Acc, class E, int V, int B, class Load, class Fold>
 __device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Load &&load,
                                          Fold &&fold) {
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
 #pragma unroll 1
   for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
+    if (lane_first + (uint64_t)k0 * kThreads * V >= n) break; /* the rest lie past n */
     const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
     if (last + V <= n) {
       E e[B][V];
@@ -215,6 +218,7 @@ __device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Loa
 #pragma unroll 1
       for (int k = k0; k < k0 + B; ++k) {
         const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
+        if (first >= n) break;
         for (int j = 0; j < V; ++j)
           if (first + j < n) acc = fold(acc, load(first + j), first + j);
       }
