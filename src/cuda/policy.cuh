@@ -116,9 +116,9 @@ struct ReducePolicy {
  * most; 0.88 to 1.00 from 2^26): its barrier and shuffles cost more than
  * the loads they save.  The arg ops of 32- and 64-bit elements were 1.13
  * to 1.27 faster from 2^24, the 16-bit min/max (with the packed lane)
- * 1.06 to 1.20, the 16-bit MEAN_VAR 1.02 to 1.19, the 8-bit arg ops 1.09
- * at 2^22 and 2^24 (0.93 from 2^28, but they need kNeighbour's registers
- * for 4 blocks).
+ * 1.06 to 1.20 (no longer: below), the 16-bit MEAN_VAR 1.02 to 1.19, the
+ * 8-bit arg ops 1.09 at 2^22 and 2^24 (0.93 from 2^28, but they need
+ * kNeighbour's registers for 4 blocks).
  */
 /*
  * Why one lane tree a range (LaneTree::kPerRange) for the arg ops of
@@ -139,13 +139,33 @@ struct ReducePolicy {
  * and at 2^26 / 2^24, 3 past alignment: f32 argmin 75.7 -> 69.6 / 27.1 ->
  * 25.3, f16 argmin 52.3 -> 46.1 / 19.0 -> 18.4.  Left at one tree a tile:
  * the 32/64-bit integer arg ops (at 4 blocks they spill 52 bytes, at 3
- * they take 74 registers and 3 resident blocks), the integer sums (no
- * gain: i32 243.8 / 246.0 against 242.9 / 251.4), the 32/64-bit integer
- * min/max (i32 246.7 / 245.5 against 245.7 / 255.8) and the 16-bit
- * min/max (141.7 / 166.0 against 147.9 / 159.6).  The same run gave the
- * 8-bit NRM2 2 blocks (124 registers, where 3 spilled 12 bytes in the
- * library's build): 264.0 / 274.2 -> 246.6 / 257.6 us at 2^28, 22.2 ->
- * 19.5 at 2^24 aligned, 69.0 -> 72.6 at 2^26 misaligned.
+ * they take 74 registers and 3 resident blocks; taken later, below), the
+ * integer sums (no gain: i32 243.8 / 246.0 against 242.9 / 251.4), the
+ * 32/64-bit integer min/max (i32 246.7 / 245.5 against 245.7 / 255.8) and
+ * the 16-bit min/max (141.7 / 166.0 against 147.9 / 159.6).  The same
+ * run gave the 8-bit NRM2 2 blocks (124 registers, where 3 spilled 12
+ * bytes in the library's build): 264.0 / 274.2 -> 246.6 / 257.6 us at
+ * 2^28, 22.2 -> 19.5 at 2^24 aligned, 69.0 -> 72.6 at 2^26 misaligned.
+ */
+/*
+ * Why one lane tree a range at 4 blocks for the 32/64-bit integer arg
+ * ops, and two loads a chunk for the 16-bit min/max (H200, 2026-12-02,
+ * later; tools/policy-variants as above, two runs, the faster; us,
+ * aligned / 3 elements past alignment; {blocks, tree}, registers).  The
+ * arg ops' value is now the element's own 32 bits for the integers of up
+ * to 32 bits (ops.cuh ArgValue), which took the range tree's spill at 4
+ * blocks from 40 to 8 bytes (64-bit integers: 40 bytes):
+ *   i32 argmin  {3, tile} 64: 2^28 248.3 / 266.7  2^26 68.7 / 71.0
+ *               {4, range} 64: 2^28 247.1 / 252.5  2^26 68.5 / 70.2
+ *   u32 argmax  {3, tile}: 2^28 248.6 / 289.9   {4, range}: 247.2 / 252.0
+ *   i64 argmin  {3, tile} 64: 2^28 491.6 / 568.6  2^26 129.9 / 136.2
+ *               {4, range} 64: 2^28 484.3 / 497.5  2^26 129.4 / 131.9
+ *   (2^24: i32 23.4 / 25.3 both; i64 38.6 / 40.8 -> 39.3 / 41.0)
+ *   bf16 max, packed lane, 5 blocks, 48 registers, kNeighbour / kTwoLoads,
+ *   3 past alignment: 2^22 10.47 / 10.20, 2^24 15.16 / 14.32, 2^26
+ *   43.48 / 40.41, 2^28 161.2 / 141.3 (aligned the same: 135.5 / 136.3).
+ *   The reason for kNeighbour above no longer holds for this lane; the
+ *   range tree at 5 blocks spills 28 bytes.
  */
 /*
  * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
@@ -181,7 +201,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kByteProd, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kMinMax */
-    {{LaneKind::kPackedKeys, 5, Shift::kNeighbour},
+    {{LaneKind::kPackedKeys, 5, Shift::kTwoLoads},
      {LaneKind::kOrderedKeys, 4, Shift::kTwoLoads, LaneTree::kPerRange},
      {LaneKind::kByteSimd, 4, Shift::kTwoLoads, LaneTree::kPerRange},
      {LaneKind::kSequential, 3, Shift::kTwoLoads}},
@@ -189,7 +209,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     {{LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
      {LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
      {LaneKind::kByteArg, 4, Shift::kNeighbour, LaneTree::kPerRange},
-     {LaneKind::kArgPosition, 3, Shift::kNeighbour}},
+     {LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange}},
     /* kDot */
     {{LaneKind::kSequential, 2, Shift::kNeighbour},
      {LaneKind::kSequential, 2, Shift::kNeighbour},
