@@ -4,7 +4,8 @@
 // library's kernel from its own headers under that row; the first variant of each group is
 // the reference whose result bytes the others must equal ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
-// Times: median of 5 batches of 20 launches, n = 2^22 .. 2^28, aligned and 3 elements off.
+// Times: median of 5 batches of 20 launches, aligned and 3 elements off, at n = 2^e for each
+// argument e (1 to 28; 22 24 26 28 without arguments).
 // Output: CSV variant,n,offset,resident,regs,us,bits on stdout.
 #include <cstdio>
 #include <cstdlib>
@@ -50,7 +51,13 @@ int main(int argc, char **argv) {
     CK(cudaMemcpy(buf, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
   }
   cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  const uint64_t sizes[] = {(uint64_t)1 << 22, (uint64_t)1 << 24, (uint64_t)1 << 26, (uint64_t)1 << 28};
+  std::vector<uint64_t> sizes;
+  for (int k = 1; k < argc; ++k) {
+    const int e = atoi(argv[k]);
+    if (e < 1 || e > 28) { fprintf(stderr, "usage: policy-variants [LOG2N ...], each 1 to 28\n"); return 2; }
+    sizes.push_back((uint64_t)1 << e);
+  }
+  if (sizes.empty()) sizes = {(uint64_t)1 << 22, (uint64_t)1 << 24, (uint64_t)1 << 26, (uint64_t)1 << 28};
   printf("variant,n,offset,resident,regs,us,bits\n");
   std::vector<unsigned char> ref(32);
   for (uint64_t n : sizes)
