@@ -18,11 +18,14 @@
  * not depend on the order of combination, each thread combines its lane
  * values of the whole range first and the block runs one lane tree a
  * range (fold_tiles).  Misaligned input is read with
- * aligned 16-byte loads and funnel shifts, by the policy's Shift: two
- * loads a chunk, or one, the second block taken from the neighbouring
- * lane (share_firsts).  Tiles touching either end of the vector use
- * scalar loads, so nothing outside the vector's [first element, first
- * element + n) is read.
+ * aligned 16-byte loads, by the policy's Shift: for the operations the
+ * order decides, with funnel shifts, two loads a chunk, or one, the
+ * second block taken from the neighbouring lane (share_firsts); for those
+ * it does not decide, in realigned tiles, those of the aligned blocks
+ * from the 16-byte boundary below the vector, loaded and folded as
+ * aligned input's (consume_realigned).  Tiles touching either end of the
+ * vector use scalar loads, so nothing outside the vector's [first
+ * element, first element + n) is read.
  */
 #ifndef GR_CUDA_AGENT_REDUCE_CUH
 #define GR_CUDA_AGENT_REDUCE_CUH
@@ -66,24 +69,29 @@ __device__ __forceinline__ void load_lane(const uint4 *chunks, uint64_t tile,
 }
 
 /* Lane value of an interior tile whose chunk k (0..7) chunk(k) gives,
- * k a std::integral_constant: the policy's lane over the 8 chunks. */
+ * k a std::integral_constant: the policy's lane over the 8 chunks.  The
+ * chunks' element indices are their positions in the tile less `skew`
+ * (Shift::kRealign: the tiles of the aligned blocks below a misaligned
+ * vector, which start skew elements before it). */
 template <class Op, class Chunk>
-__device__ __forceinline__ typename Op::Acc fold_chunks(uint64_t tile, Chunk &&chunk) {
+__device__ __forceinline__ typename Op::Acc fold_chunks(uint64_t tile, Chunk &&chunk,
+                                                        unsigned skew = 0) {
   using L = typename PolicyOf<Op>::Lane;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
-  const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
+  const uint64_t first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V - skew;
   typename L::State s = L::init();
   static_for<0, kChunksPerLane>([&](auto k) {
-    L::template chunk<k.value>(s, chunk(k), (c0 + (uint64_t)k.value * kThreads) * V);
+    L::template chunk<k.value>(s, chunk(k), first + (uint64_t)k.value * kThreads * V);
   });
-  return L::finish(s, c0);
+  return L::finish(s, first);
 }
 
-/* Lane value of an interior tile from its loaded chunks. */
+/* Lane value of an interior tile from its loaded chunks (skew: as
+ * fold_chunks). */
 template <class Op>
 __device__ __forceinline__ typename Op::Acc fold_lane(const uint4 (&v)[kChunksPerLane],
-                                                      uint64_t tile) {
-  return fold_chunks<Op>(tile, [&](auto k) { return v[k.value]; });
+                                                      uint64_t tile, unsigned skew = 0) {
+  return fold_chunks<Op>(tile, [&](auto k) { return v[k.value]; }, skew);
 }
 
 /* f(std::integral_constant<int, Q>()) for Q = m / 4, m (1..15) the bytes
@@ -183,7 +191,8 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
 }
 
 /* The lane value of an edge tile, a tile that touches an end of its
- * vector (lane_edge, lane_edge_dot): the lane's elements below n only,
+ * vector (lane_edge, lane_edge_dot, lane_edge_realigned): the lane's
+ * elements i with lo <= i < n only,
  * each loaded by load(i) (its element i, or for two inputs the pair) and
  * combined by fold(acc, loaded, i), in index order.  Where the next B
  * chunks lie wholly below n, their elements are all loaded before any is
@@ -195,14 +204,15 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
  * at or past n (walking the rest for nothing cost the 8-bit arg ops 2.5
  * us a call at n = 2^10, 7.6 against 5.1, H200). */
 template <class Acc, class E, int V, int B, class Load, class Fold>
-__device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Load &&load,
-                                         Fold &&fold) {
+__device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t lo, uint64_t n, uint64_t tile,
+                                         Load &&load, Fold &&fold) {
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
 #pragma unroll 1
   for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
-    if (lane_first + (uint64_t)k0 * kThreads * V >= n) break; /* the rest lie past n */
+    const uint64_t batch_first = lane_first + (uint64_t)k0 * kThreads * V;
+    if (batch_first >= n) break; /* the rest lie past n */
     const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
-    if (last + V <= n) {
+    if (batch_first >= lo && last + V <= n) {
       E e[B][V];
 #pragma unroll
       for (int b = 0; b < B; ++b)
@@ -220,7 +230,7 @@ __device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Loa
         const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
         if (first >= n) break;
         for (int j = 0; j < V; ++j)
-          if (first + j < n) acc = fold(acc, load(first + j), first + j);
+          if (first + j >= lo && first + j < n) acc = fold(acc, load(first + j), first + j);
       }
     }
   }
@@ -240,8 +250,38 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   return fold_edge<Acc, In, GR_CHUNK_BYTES / sizeof(In), kEdgeChunks<In>>(
-      Op::identity(), n, tile, [&](uint64_t i) { return x[i]; },
+      Op::identity(), 0, n, tile, [&](uint64_t i) { return x[i]; },
       [](const Acc &acc, const In &e, uint64_t i) { return Op::combine(acc, Op::lift(e, i)); });
+}
+
+/* Lane value of an edge tile under Shift::kRealign, for the vector of n
+ * elements xs[skew .. skew+n-1], where xs is the 16-byte boundary at or
+ * below its first element, skew elements before it.  The realigned view's
+ * tile t is xs[t*T .. t*T+T-1] (T elements a tile), its element indices
+ * less skew; the lane folds those of its elements that lie in the vector
+ * (fold_edge), so nothing outside it is read.  The realigned tiles of the
+ * vector's ceil(n/T) tiles end skew elements short of its last tile's end:
+ * the vector's last tile also takes those, its elements past the tile,
+ * fewer than skew, one a thread.  Only for the operations whose value
+ * does not depend on the order of combination. */
+template <class Op>
+__device__ __noinline__ typename Op::Acc lane_edge_realigned(const typename Op::In *xs,
+                                                             uint64_t n, unsigned skew,
+                                                             uint64_t tile) {
+  using In = typename Op::In;
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  static_assert(Op::kOrderFree, "the spill joins the last lane values out of order");
+  const uint64_t end = n + skew;
+  Acc acc = fold_edge<Acc, In, V, kEdgeChunks<In>>(
+      Op::identity(), skew, end, tile, [&](uint64_t i) { return xs[i]; },
+      [skew](const Acc &a, const In &e, uint64_t i) {
+        return Op::combine(a, Op::lift(e, i - skew));
+      });
+  const uint64_t after = (tile + 1) * GR_TILE_CHUNKS * V; /* the tile's end in xs */
+  const uint64_t i = after + threadIdx.x;
+  if (after >= n && i < end) acc = Op::combine(acc, Op::lift(xs[i], i - skew));
+  return acc;
 }
 
 /* Is the tile interior to a vector of n_bytes bytes that starts `misalign`
@@ -251,6 +291,16 @@ __device__ __forceinline__ bool tile_interior(uint64_t tile, unsigned misalign,
                                               uint64_t n_bytes) {
   const uint64_t end_block = (tile + 1) * GR_TILE_CHUNKS + (misalign ? 1 : 0);
   return (misalign == 0 || tile > 0) && end_block * 16 <= n_bytes + misalign;
+}
+
+/* The same under Shift::kRealign (lane_edge_realigned), whose tile t is
+ * the aligned blocks 2048t .. 2048t+2047 from the 16-byte boundary at or
+ * below the vector: inside the vector, and when misaligned not the
+ * vector's last tile, which takes the elements past the realigned tiles. */
+__device__ __forceinline__ bool realigned_interior(uint64_t tile, unsigned misalign,
+                                                   uint64_t n_bytes) {
+  const uint64_t end = (tile + 1) * GR_TILE_CHUNKS * GR_CHUNK_BYTES;
+  return misalign == 0 ? end <= n_bytes : tile > 0 && end < n_bytes;
 }
 
 /* The tiles [t0, t1) of an aligned power-of-two group: each tile's lane
@@ -335,10 +385,34 @@ template <class Op> class AgentReduce {
   }
 
   /* This thread's lane value of one tile.  The policy's shift says how
-   * misaligned tiles load (Shift, policy.cuh): with kTwoLoads each chunk's
-   * two blocks; with kNeighbour the aligned blocks aligned input loads, one
-   * more a tile (load_after), and the rest from the neighbouring lane. */
+   * misaligned tiles load (Shift, policy.cuh): with kRealign as aligned
+   * ones, from the 16-byte boundary below the vector (consume_realigned);
+   * with kTwoLoads each chunk's two blocks; with kNeighbour the aligned
+   * blocks aligned input loads, one more a tile (load_after), and the rest
+   * from the neighbouring lane. */
   __device__ __forceinline__ Acc consume_tile(uint64_t tile) {
+    if constexpr (PolicyOf<Op>::shift == Shift::kRealign)
+      return consume_realigned(tile);
+    else
+      return consume_shifted(tile);
+  }
+
+  /* Shift::kRealign: the tiles of the aligned blocks from blocks_, which
+   * is skew elements before the vector; every interior tile is loaded and
+   * folded as aligned input's, its indices less skew, and the vector's
+   * first and last tiles are edge tiles (lane_edge_realigned). */
+  __device__ __forceinline__ Acc consume_realigned(uint64_t tile) {
+    const unsigned skew = misalign_ / (unsigned)sizeof(In);
+    if (!realigned_interior(tile, misalign_, n_ * sizeof(In)))
+      return lane_edge_realigned<Op>(reinterpret_cast<const In *>(blocks_), n_, skew, tile);
+    uint4 cur[kChunksPerLane];
+    load_lane(blocks_, tile, cur);
+    return fold_lane<Op>(cur, tile, skew);
+  }
+
+  /* Shift::kTwoLoads and kNeighbour: the tiles of the order, aligned or
+   * misaligned. */
+  __device__ __forceinline__ Acc consume_shifted(uint64_t tile) {
     if (!interior(tile)) return lane_edge<Op>(x_, n_, tile);
     const unsigned rbits = (misalign_ % 4) * 8;
     if constexpr (PolicyOf<Op>::shift == Shift::kTwoLoads) {

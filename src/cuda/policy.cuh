@@ -38,8 +38,16 @@ namespace gr {
  *   kNeighbour  one block a chunk, the one it starts in; the second from
  *               the neighbouring lane by a warp shuffle, or through shared
  *               memory: the loads and registers of aligned input, one more
- *               barrier a tile. */
-enum class Shift { kTwoLoads, kNeighbour };
+ *               barrier a tile;
+ *   kRealign    no straddling chunks: the tiles are those of the aligned
+ *               blocks from the 16-byte boundary below the vector, each
+ *               loaded and folded as aligned input's, the elements before
+ *               the vector left out by its first tile and the few past the
+ *               last realigned tile taken by its last (consume_realigned).
+ *               The lanes then hold other elements than the order's, so
+ *               only for the operations whose value does not depend on the
+ *               order of combination (Op::kOrderFree): the same bits. */
+enum class Shift { kTwoLoads, kNeighbour, kRealign };
 
 /* When the block combines its lanes' values (fold_tiles, agent_reduce.cuh):
  *   kPerTile   the order's lane tree for every tile, then the tile tree;
@@ -193,23 +201,23 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kSum */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kByteDot, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
+     {LaneKind::kByteDot, 3, Shift::kRealign},
+     {LaneKind::kSequential, 3, Shift::kRealign}},
     /* kProd */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kByteProd, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
+     {LaneKind::kByteProd, 3, Shift::kRealign},
+     {LaneKind::kSequential, 3, Shift::kRealign}},
     /* kMinMax */
-    {{LaneKind::kPackedKeys, 5, Shift::kTwoLoads},
-     {LaneKind::kOrderedKeys, 4, Shift::kTwoLoads, LaneTree::kPerRange},
-     {LaneKind::kByteSimd, 4, Shift::kTwoLoads, LaneTree::kPerRange},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
+    {{LaneKind::kPackedKeys, 5, Shift::kRealign},
+     {LaneKind::kOrderedKeys, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kByteSimd, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kSequential, 3, Shift::kRealign}},
     /* kArg */
-    {{LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
-     {LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange},
-     {LaneKind::kByteArg, 4, Shift::kNeighbour, LaneTree::kPerRange},
-     {LaneKind::kArgPosition, 4, Shift::kNeighbour, LaneTree::kPerRange}},
+    {{LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kByteArg, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange}},
     /* kDot */
     {{LaneKind::kSequential, 2, Shift::kNeighbour},
      {LaneKind::kSequential, 2, Shift::kNeighbour},
@@ -236,6 +244,8 @@ template <class Op> struct PolicyOf {
   static constexpr LaneTree tree = value.tree;
   static_assert(tree == LaneTree::kPerTile || Op::kOrderFree,
                 "one lane tree a range only where the order does not decide the value");
+  static_assert(shift != Shift::kRealign || Op::kOrderFree,
+                "realigned tiles only where the order does not decide the value");
   using Lane = typename LaneOf<Op, value.lane>::type;
 };
 

@@ -6,7 +6,9 @@
  *
  * A lane has a State, init(), chunk<K>(state, 16 bytes, first) for the
  * lane's K-th chunk (first: index of its first element) and
- * finish(state, c0) -> Op::Acc, where c0 is the lane's first chunk index.
+ * finish(state, first) -> Op::Acc, where first is the index of the first
+ * element of the lane's chunk 0, so that chunk K's element j has index
+ * first + K*GR_LANES*V + j.
  *
  * The floating-point sums must follow the order element by element
  * (SequentialLane).  Every other operation gives the same answer in any
@@ -227,10 +229,10 @@ template <class Op, bool IsMax> struct ArgLane {
       s.pos = t ? pos[0] : s.pos;
     }
   }
-  __device__ static typename Op::Acc finish(const State &s, uint64_t c0) {
+  __device__ static typename Op::Acc finish(const State &s, uint64_t first) {
     constexpr int V = kChunkElems(sizeof(In));
     const uint64_t k = (uint64_t)(s.pos / V), j = (uint64_t)(s.pos % V);
-    return typename Op::Acc{s.best, (c0 + k * GR_LANES) * V + j};
+    return typename Op::Acc{s.best, first + k * GR_LANES * V + j};
   }
 };
 
@@ -343,9 +345,9 @@ template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
       s.pos = K * 16 + j;
     }
   }
-  __device__ static typename Op::Acc finish(const State &s, uint64_t c0) {
+  __device__ static typename Op::Acc finish(const State &s, uint64_t first) {
     const uint64_t k = (uint64_t)(s.pos / 16), j = (uint64_t)(s.pos % 16);
-    return typename Op::Acc{(typename Op::W)s.best, (c0 + k * GR_LANES) * 16 + j};
+    return typename Op::Acc{(typename Op::W)s.best, first + k * GR_LANES * 16 + j};
   }
 };
 

@@ -805,11 +805,15 @@ uint64_t bt_poison(gpureduce_type_t type, gpureduce_op_t op) {
   }
 }
 
-/* 1 to 4 tiles + 11: interior tiles exist at every misalignment. */
+/* 1 to 4 tiles + 11: interior tiles exist at every misalignment.  te - 2,
+ * 2 te and 3 te - 1 end a few elements short of a tile's end: where an
+ * operation reads a misaligned vector in the tiles of its aligned blocks
+ * (the CUDA kernels' realigned tiles), those elements lie past the last
+ * such tile. */
 static size_t offset_sizes(gpureduce_type_t type, tu_rng *r, size_t *s) {
   (void)r;
   const size_t te = tu_tile_elems(type);
-  const size_t sizes[] = {1, 5, 100, te + 7, 4 * te + 11};
+  const size_t sizes[] = {1, 5, 100, te - 2, te + 7, 2 * te, 3 * te - 1, 4 * te + 11};
   memcpy(s, sizes, sizeof sizes);
   return COUNT(sizes);
 }
@@ -847,6 +851,74 @@ void bt_offsets_and_poison(void **state) {
     } else {
       check_result(at0, got, w.result_bytes, "%s: the same bits as at offset 0", what);
     }
+  }
+}
+
+/* The extremes at the ends of a misaligned vector: MIN, MAX, ARGMIN and
+ * ARGMAX at every misalignment (offsets 0 .. V-1 elements), with the one
+ * smallest or largest element, or two equal ones, at the first and last
+ * elements of the vector, of its first and last chunks and tiles, and
+ * among the up to V-1 last elements a realigned reading (the CUDA kernels
+ * of these operations: the tiles of the vector's aligned blocks) takes
+ * past its last tile.  The poison around the vector is the winning
+ * extreme, so an element read from outside the vector wins. */
+void bt_misaligned_ends(void **state) {
+  (void)state;
+  for (int ti = 0; ti < GPUREDUCE_TYPE_COUNT; ++ti) {
+    const gpureduce_type_t type = (gpureduce_type_t)ti;
+    const tu_type *t = TU_TYPE(type);
+    const unsigned es = t->size, v = tu_chunk_elems(type);
+    const size_t te = tu_tile_elems(type);
+    /* the last tile full, or 2 elements short, both short by less than a
+     * chunk (past the realigned tiles at most misalignments); and none
+     * past them (2 te + 5) */
+    const size_t sizes[] = {te - 2, te, 3 * te - 1, 3 * te, 2 * te + 5};
+    const uint64_t low = t->is_float ? tu_pattern(type, 0.5) : 3;
+    const uint64_t high = t->is_float ? tu_pattern(type, 4.0) : 120;
+    tu_rng r;
+    char label[64];
+    snprintf(label, sizeof label, "misaligned ends %s", t->name);
+    tu_rng_init(&r, label);
+    const size_t room = 3 * te;
+    void *base = tu_alloc(room * es), *x = tu_alloc(room * es);
+    for (size_t i = 0; i < room; ++i) /* strictly between low and high */
+      tu_store(base, i, es,
+               t->is_float ? tu_pattern(type, 1.0 + (double)tu_below(&r, 128) / 128)
+                           : 10 + tu_below(&r, 90));
+    for (size_t si = 0; si < COUNT(sizes); ++si) {
+      const size_t n = sizes[si];
+      /* {p, q}: the extreme at p and, when q != p, a tie at q > p */
+      const size_t at[][2] = {{0, 0},         {1, 1},         {v - 1, v - 1},
+                              {v, v},         {te - 1, te - 1}, {n - v - 1, n - v - 1},
+                              {n - v, n - v}, {n - 2, n - 2}, {n - 1, n - 1},
+                              {0, n - 1},     {n - 2, n - 1}, {v - 1, n - v + 1}};
+      for (size_t offset = 0; offset < v; ++offset)
+        for (size_t k = 0; k < COUNT(at); ++k) {
+          const size_t p = at[k][0], q = at[k][1];
+          if (q >= n || p > q) continue;
+          for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi) {
+            const gpureduce_op_t op = minmax_ops[oi];
+            const int is_min = op == GPUREDUCE_MIN || op == GPUREDUCE_ARGMIN;
+            const uint64_t extreme = is_min ? low : high;
+            memcpy(x, base, n * es);
+            tu_store(x, p, es, extreme);
+            tu_store(x, q, es, extreme);
+            const uint64_t poison = bt_poison(type, op);
+            char what[240];
+            snprintf(what, sizeof what,
+                     "%s %s n=%zu %zu elements past an aligned address, the extreme at %zu "
+                     "and %zu, poison 0x%" PRIx64 " around",
+                     type_name(type), op_name(op), n, offset, p, q, poison);
+            bt_result got;
+            const gpureduce_status_t s = battery_reduce(x, n, type, op, 0, offset, poison, &got);
+            check_status(GPUREDUCE_SUCCESS, s, "%s: status", what);
+            check_result(bt_word(bt_is_arg(op) ? p : extreme), got,
+                         tu_result_size(type, op, 0), "%s", what);
+          }
+        }
+    }
+    free(base);
+    free(x);
   }
 }
 

@@ -146,6 +146,7 @@ void bt_infinities(void **state);
 void bt_ties(void **state);
 void bt_half_subnormals(void **state);
 void bt_offsets_and_poison(void **state);
+void bt_misaligned_ends(void **state);
 void bt_order_example(void **state);
 void bt_order_tiles(void **state);
 void bt_errors_leave_output(void **state);
@@ -161,7 +162,8 @@ void bt_moment_specials(void **state);
       cmocka_unit_test(bt_nan_positions), cmocka_unit_test(bt_all_nan),           \
       cmocka_unit_test(bt_signed_zeros), cmocka_unit_test(bt_infinities),         \
       cmocka_unit_test(bt_ties), cmocka_unit_test(bt_half_subnormals),            \
-      cmocka_unit_test(bt_offsets_and_poison), cmocka_unit_test(bt_order_example), \
+      cmocka_unit_test(bt_offsets_and_poison), cmocka_unit_test(bt_misaligned_ends), \
+      cmocka_unit_test(bt_order_example),                                          \
       cmocka_unit_test(bt_order_tiles), cmocka_unit_test(bt_errors_leave_output),   \
       cmocka_unit_test(bt_nrm2_scaling), cmocka_unit_test(bt_mean_var_accuracy),   \
       cmocka_unit_test(bt_moment_specials)
