@@ -192,8 +192,8 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
 
 /* The lane value of an edge tile, a tile that touches an end of its
  * vector (lane_edge, lane_edge_dot, lane_edge_realigned): the lane's
- * elements i with lo <= i < n only,
- * each loaded by load(i) (its element i, or for two inputs the pair) and
+ * elements i with lo <= i < n only (lo < V and lo < n: the elements below
+ * lo are in tile 0's first chunk, thread 0's), each loaded by load(i) (its element i, or for two inputs the pair) and
  * combined by fold(acc, loaded, i), in index order.  Where the next B
  * chunks lie wholly below n, their elements are all loaded before any is
  * combined, so those loads are in flight together; combining each element
@@ -204,25 +204,32 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
  * at or past n (walking the rest for nothing cost the 8-bit arg ops 2.5
  * us a call at n = 2^10, 7.6 against 5.1, H200). */
 template <class Acc, class E, int V, int B, class Load, class Fold>
-__device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t lo, uint64_t n, uint64_t tile,
+__device__ __forceinline__ Acc fold_edge(Acc acc, unsigned lo, uint64_t n, uint64_t tile,
                                          Load &&load, Fold &&fold) {
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
 #pragma unroll 1
   for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
-    const uint64_t batch_first = lane_first + (uint64_t)k0 * kThreads * V;
-    if (batch_first >= n) break; /* the rest lie past n */
+    if (lane_first + (uint64_t)k0 * kThreads * V >= n) break; /* the rest lie past n */
     const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
-    if (batch_first >= lo && last + V <= n) {
+    if (last + V <= n) {
+      /* the elements below lo, in the lane's first chunk (of tile 0's
+       * thread 0), load element lo instead, so that all the loads are in
+       * flight together, and are not folded */
+      const unsigned skip = lane_first + (uint64_t)k0 * kThreads * V == 0 ? lo : 0;
       E e[B][V];
 #pragma unroll
       for (int b = 0; b < B; ++b)
 #pragma unroll
-        for (int j = 0; j < V; ++j) e[b][j] = load(lane_first + (uint64_t)(k0 + b) * kThreads * V + j);
+        for (int j = 0; j < V; ++j) {
+          const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
+          e[b][j] = load(b == 0 ? first + max((unsigned)j, skip) : first + j);
+        }
 #pragma unroll
       for (int b = 0; b < B; ++b) {
         const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
 #pragma unroll
-        for (int j = 0; j < V; ++j) acc = fold(acc, e[b][j], first + j);
+        for (int j = 0; j < V; ++j)
+          if (b > 0 || (unsigned)j >= skip) acc = fold(acc, e[b][j], first + j);
       }
     } else {
 #pragma unroll 1
@@ -273,14 +280,18 @@ __device__ __noinline__ typename Op::Acc lane_edge_realigned(const typename Op::
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
   static_assert(Op::kOrderFree, "the spill joins the last lane values out of order");
   const uint64_t end = n + skew;
-  Acc acc = fold_edge<Acc, In, V, kEdgeChunks<In>>(
-      Op::identity(), skew, end, tile, [&](uint64_t i) { return xs[i]; },
-      [skew](const Acc &a, const In &e, uint64_t i) {
-        return Op::combine(a, Op::lift(e, i - skew));
-      });
+  /* the spill, loaded first so that its load is in flight with the rest */
   const uint64_t after = (tile + 1) * GR_TILE_CHUNKS * V; /* the tile's end in xs */
   const uint64_t i = after + threadIdx.x;
-  if (after >= n && i < end) acc = Op::combine(acc, Op::lift(xs[i], i - skew));
+  const bool spill = after >= n && i < end;
+  In past{};
+  if (spill) past = xs[i];
+  Acc acc = fold_edge<Acc, In, V, kEdgeChunks<In>>(
+      Op::identity(), skew, end, tile, [&](uint64_t k) { return xs[k]; },
+      [skew](const Acc &a, const In &e, uint64_t k) {
+        return Op::combine(a, Op::lift(e, k - skew));
+      });
+  if (spill) acc = Op::combine(acc, Op::lift(past, i - skew));
   return acc;
 }
 
