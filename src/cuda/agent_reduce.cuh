@@ -192,52 +192,55 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
 
 /* The lane value of an edge tile, a tile that touches an end of its
  * vector (lane_edge, lane_edge_dot, lane_edge_realigned): the lane's
- * elements i with lo <= i < n only (lo < V and lo < n: the elements below
- * lo are in tile 0's first chunk, thread 0's), each loaded by load(i) (its element i, or for two inputs the pair) and
- * combined by fold(acc, loaded, i), in index order.  Where the next B
- * chunks lie wholly below n, their elements are all loaded before any is
- * combined, so those loads are in flight together; combining each element
- * as it came kept one load in flight at a time for the ops whose combine
+ * elements below n only, each loaded by load(i) (its element i, or for two
+ * inputs the pair) and combined by fold(acc, loaded, i), in index order;
+ * with skip_head, not those of tile 0's first chunk, thread 0's (which
+ * lane_edge_realigned folds otherwise).  Where the next B chunks lie
+ * wholly below n, their elements are all loaded before any is combined,
+ * so those loads are in flight together; combining each element as it
+ * came kept one load in flight at a time for the ops whose combine
  * branches (the arg ops, float min and max, mean_var): 128 round trips a
  * tile for 8-bit elements.  The chunks that reach past n are loaded
  * element by element, and the lane stops at its first chunk that starts
  * at or past n (walking the rest for nothing cost the 8-bit arg ops 2.5
  * us a call at n = 2^10, 7.6 against 5.1, H200). */
 template <class Acc, class E, int V, int B, class Load, class Fold>
-__device__ __forceinline__ Acc fold_edge(Acc acc, unsigned lo, uint64_t n, uint64_t tile,
+__device__ __forceinline__ Acc fold_edge(Acc acc, bool skip_head, uint64_t n, uint64_t tile,
                                          Load &&load, Fold &&fold) {
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
 #pragma unroll 1
   for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
-    if (lane_first + (uint64_t)k0 * kThreads * V >= n) break; /* the rest lie past n */
+    const uint64_t batch_first = lane_first + (uint64_t)k0 * kThreads * V;
+    if (batch_first >= n) break; /* the rest lie past n */
+    /* the head's batch: its chunk 0 loads chunk 1's elements (valid, and
+     * loaded anyway) and is not folded; a batch of one chunk is skipped */
+    const bool head = skip_head && batch_first == 0;
+    if (B == 1 && head) continue;
     const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
     if (last + V <= n) {
-      /* the elements below lo, in the lane's first chunk (of tile 0's
-       * thread 0), load element lo instead, so that all the loads are in
-       * flight together, and are not folded */
-      const unsigned skip = lane_first + (uint64_t)k0 * kThreads * V == 0 ? lo : 0;
       E e[B][V];
 #pragma unroll
-      for (int b = 0; b < B; ++b)
+      for (int b = 0; b < B; ++b) {
+        const uint64_t first = lane_first + (uint64_t)(k0 + (b == 0 && head ? 1 : b)) * kThreads * V;
 #pragma unroll
-        for (int j = 0; j < V; ++j) {
-          const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
-          e[b][j] = load(b == 0 ? first + max((unsigned)j, skip) : first + j);
-        }
+        for (int j = 0; j < V; ++j) e[b][j] = load(first + j);
+      }
 #pragma unroll
       for (int b = 0; b < B; ++b) {
         const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
+        if (b > 0 || !head) {
 #pragma unroll
-        for (int j = 0; j < V; ++j)
-          if (b > 0 || (unsigned)j >= skip) acc = fold(acc, e[b][j], first + j);
+          for (int j = 0; j < V; ++j) acc = fold(acc, e[b][j], first + j);
+        }
       }
     } else {
 #pragma unroll 1
       for (int k = k0; k < k0 + B; ++k) {
         const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
         if (first >= n) break;
+        if (k == 0 && head) continue;
         for (int j = 0; j < V; ++j)
-          if (first + j >= lo && first + j < n) acc = fold(acc, load(first + j), first + j);
+          if (first + j < n) acc = fold(acc, load(first + j), first + j);
       }
     }
   }
@@ -257,7 +260,7 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   return fold_edge<Acc, In, GR_CHUNK_BYTES / sizeof(In), kEdgeChunks<In>>(
-      Op::identity(), 0, n, tile, [&](uint64_t i) { return x[i]; },
+      Op::identity(), false, n, tile, [&](uint64_t i) { return x[i]; },
       [](const Acc &acc, const In &e, uint64_t i) { return Op::combine(acc, Op::lift(e, i)); });
 }
 
@@ -266,11 +269,15 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
  * below its first element, skew elements before it.  The realigned view's
  * tile t is xs[t*T .. t*T+T-1] (T elements a tile), its element indices
  * less skew; the lane folds those of its elements that lie in the vector
- * (fold_edge), so nothing outside it is read.  The realigned tiles of the
- * vector's ceil(n/T) tiles end skew elements short of its last tile's end:
- * the vector's last tile also takes those, its elements past the tile,
- * fewer than skew, one a thread.  Only for the operations whose value
- * does not depend on the order of combination. */
+ * (fold_edge), so nothing outside it is read.  Two kinds of elements are
+ * folded one a thread instead, each loaded before the lane's own so that
+ * the loads are in flight together: when the vector is misaligned, tile
+ * 0's first chunk (thread 0's), whose first skew elements lie before the
+ * vector, gives its V - skew others to threads 0 .. V-skew-1; and the
+ * realigned tiles of the vector's ceil(n/T) tiles end skew elements short
+ * of its last tile's end, so the last tile's threads 0 .. skew-1 take
+ * those past it.  Only for the operations whose value does not depend on
+ * the order of combination. */
 template <class Op>
 __device__ __noinline__ typename Op::Acc lane_edge_realigned(const typename Op::In *xs,
                                                              uint64_t n, unsigned skew,
@@ -278,20 +285,25 @@ __device__ __noinline__ typename Op::Acc lane_edge_realigned(const typename Op::
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
-  static_assert(Op::kOrderFree, "the spill joins the last lane values out of order");
+  static_assert(Op::kOrderFree, "the head and the spill join the lane values out of order");
   const uint64_t end = n + skew;
-  /* the spill, loaded first so that its load is in flight with the rest */
+  const unsigned t = threadIdx.x;
+  /* the head's element skew + t, when it is in the vector */
+  const bool head = tile == 0 && skew != 0 && skew + t < V && skew + t < end;
+  In h{};
+  if (head) h = xs[skew + t];
+  /* the spill: the element after + t, past the last tile */
   const uint64_t after = (tile + 1) * GR_TILE_CHUNKS * V; /* the tile's end in xs */
-  const uint64_t i = after + threadIdx.x;
-  const bool spill = after >= n && i < end;
-  In past{};
-  if (spill) past = xs[i];
+  const bool spill = after >= n && after + t < end;
+  In s{};
+  if (spill) s = xs[after + t];
   Acc acc = fold_edge<Acc, In, V, kEdgeChunks<In>>(
-      Op::identity(), skew, end, tile, [&](uint64_t k) { return xs[k]; },
+      Op::identity(), skew != 0, end, tile, [&](uint64_t k) { return xs[k]; },
       [skew](const Acc &a, const In &e, uint64_t k) {
         return Op::combine(a, Op::lift(e, k - skew));
       });
-  if (spill) acc = Op::combine(acc, Op::lift(past, i - skew));
+  if (head) acc = Op::combine(acc, Op::lift(h, t));
+  if (spill) acc = Op::combine(acc, Op::lift(s, after + t - skew));
   return acc;
 }
 
