@@ -176,6 +176,34 @@ struct ReducePolicy {
  *   range tree at 5 blocks spills 28 bytes.
  */
 /*
+ * Why realigned tiles (Shift::kRealign) for every row whose operations
+ * the order does not decide: min, max, argmin, argmax and the integer
+ * sums and products (H200, 2026-12-02; tools/policy-variants, each row's
+ * kernel under its former shift and under kRealign, median of 5 batches
+ * of 20 launches, every result's bits equal; us, aligned / 3 elements
+ * past alignment, former -> realigned; the f16 argmin row is from a run
+ * of an earlier edge tile, whose interior tiles are the same code):
+ *   f16 argmin   2^28 130.9 / 139.5 -> 126.0 / 128.9   2^24 13.3 / 18.5 -> 12.8 / 17.4
+ *   bf16 argmax  2^28 131.9 / 148.1 -> 127.7 / 130.4
+ *   u8 argmin    2^28  91.2 / 109.4 ->  89.6 /  95.7   2^22  8.5 / 13.9 ->  8.3 / 14.1
+ *   u64 argmax   2^28 473.5 / 480.0 -> 469.6 / 477.2   2^22 11.0 / 12.9 -> 10.9 / 11.7
+ *   f32 argmin   2^28 242.3 / 243.9 -> 242.0 / 242.2
+ *   f64 max      2^28 472.4 / 493.1 -> 472.5 / 480.4
+ *   f32 min      2^28 240.3 / 246.1 -> 240.2 / 240.3   2^20  6.0 /  7.4 ->  6.0 /  7.8
+ *   f16 max      2^28 131.9 / 135.4 -> 130.6 / 130.9
+ *   i8 sum       2^28  63.1 /  69.5 ->  62.9 /  67.1   2^14  4.2 /  4.3 ->  4.2 /  4.6
+ *   u32 sum      2^28 237.8 / 239.7 -> 237.8 / 238.0   2^20  4.9 /  5.3 ->  5.0 /  5.5
+ * A misaligned vector's interior tiles then cost what aligned ones do:
+ * no second load, shuffle or barrier a chunk, and fewer registers (the
+ * 32/64-bit integer arg ops lose their 8 to 40 bytes of spill, the f32
+ * min/max go from 64 to 53 registers).  What it costs is at the ends: the
+ * first chunk's elements in the vector and those past the last realigned
+ * tile are folded one a thread, so up to 2^22 a misaligned call can take
+ * 0.2 to 0.5 us more (u8 argmin at 2^14 7.6 -> 8.1; f32 min at 2^20 7.4
+ * -> 7.8).  The 16-bit arg ops measured kTwoLoads too: 126.1 / 132.5 at
+ * 2^28, between the two.
+ */
+/*
  * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
  * 13.0; no GPU timing yet): AgentDot holds its lane's 8 chunks of x and 8
  * of y (64 registers of data, 16 loads in flight).  Under a 3-block budget
