@@ -642,6 +642,22 @@ void bt_infinities(void **state) {
          tu_f64_bits(2.0 * 3.4028234663852886e38), "FLT_MAX + FLT_MAX in double is finite");
 }
 
+/* The extremes of bt_ties and bt_misaligned_ends: a small and a large
+ * value of the type, and n random values strictly between them at x. */
+struct extremes {
+  uint64_t low, high;
+};
+static struct extremes fill_between(gpureduce_type_t type, tu_rng *r, void *x, size_t n) {
+  const tu_type *t = TU_TYPE(type);
+  for (size_t i = 0; i < n; ++i)
+    tu_store(x, i, t->size,
+             t->is_float ? tu_pattern(type, 1.0 + (double)tu_below(r, 128) / 128)
+                         : 10 + tu_below(r, 90));
+  const struct extremes e = {t->is_float ? tu_pattern(type, 0.5) : 3,
+                             t->is_float ? tu_pattern(type, 4.0) : 120};
+  return e;
+}
+
 void bt_ties(void **state) {
   (void)state;
   for (int ti = 0; ti < GPUREDUCE_TYPE_COUNT; ++ti) {
@@ -654,13 +670,8 @@ void bt_ties(void **state) {
     snprintf(label, sizeof label, "ties %s", t->name);
     tu_rng_init(&r, label);
     void *base = tu_alloc(n * es), *x = tu_alloc(n * es);
-    /* values strictly between `low` and `high` */
-    for (size_t i = 0; i < n; ++i)
-      tu_store(base, i, es,
-               t->is_float ? tu_pattern(type, 1.0 + (double)tu_below(&r, 128) / 128)
-                           : 10 + tu_below(&r, 90));
-    const uint64_t low = t->is_float ? tu_pattern(type, 0.5) : 3;
-    const uint64_t high = t->is_float ? tu_pattern(type, 4.0) : 120;
+    const struct extremes ex = fill_between(type, &r, base, n);
+    const uint64_t low = ex.low, high = ex.high;
     const size_t dist[] = {1, 31, 32, 33, v, 256, 256 * v, te - 1, te, te + 1, 2 * te};
     const size_t first[] = {0, 31, te - 1};
     for (size_t di = 0; di < COUNT(dist); ++di)
@@ -873,18 +884,13 @@ void bt_misaligned_ends(void **state) {
      * chunk (past the realigned tiles at most misalignments); and none
      * past them (2 te + 5) */
     const size_t sizes[] = {te - 2, te, 3 * te - 1, 3 * te, 2 * te + 5};
-    const uint64_t low = t->is_float ? tu_pattern(type, 0.5) : 3;
-    const uint64_t high = t->is_float ? tu_pattern(type, 4.0) : 120;
     tu_rng r;
     char label[64];
     snprintf(label, sizeof label, "misaligned ends %s", t->name);
     tu_rng_init(&r, label);
     const size_t room = 3 * te;
     void *base = tu_alloc(room * es), *x = tu_alloc(room * es);
-    for (size_t i = 0; i < room; ++i) /* strictly between low and high */
-      tu_store(base, i, es,
-               t->is_float ? tu_pattern(type, 1.0 + (double)tu_below(&r, 128) / 128)
-                           : 10 + tu_below(&r, 90));
+    const struct extremes ex = fill_between(type, &r, base, room);
     for (size_t si = 0; si < COUNT(sizes); ++si) {
       const size_t n = sizes[si];
       /* {p, q}: the extreme at p and, when q != p, a tie at q > p */
@@ -899,7 +905,7 @@ void bt_misaligned_ends(void **state) {
           for (size_t oi = 0; oi < COUNT(minmax_ops); ++oi) {
             const gpureduce_op_t op = minmax_ops[oi];
             const int is_min = op == GPUREDUCE_MIN || op == GPUREDUCE_ARGMIN;
-            const uint64_t extreme = is_min ? low : high;
+            const uint64_t extreme = is_min ? ex.low : ex.high;
             memcpy(x, base, n * es);
             tu_store(x, p, es, extreme);
             tu_store(x, q, es, extreme);
