@@ -86,7 +86,7 @@ __device__ __noinline__ typename Op::Acc lane_edge_dot(const typename Op::In *x,
   using P = ElementPair<In>;
   constexpr int B = kEdgeChunks<In> > 1 ? kEdgeChunks<In> / 2 : 1;
   return fold_edge<Acc, P, GR_CHUNK_BYTES / sizeof(In), B>(
-      Op::identity(), false, n, tile, [&](uint64_t i) { return P{x[i], y[i]}; },
+      Op::identity(), n, tile, [&](uint64_t i) { return P{x[i], y[i]}; },
       [](const Acc &acc, const P &e, uint64_t i) { return Op::combine(acc, Op::lift2(e.x, e.y, i)); });
 }
 

@@ -24,13 +24,17 @@
  * it does not decide, in realigned tiles, those of the aligned blocks
  * from the 16-byte boundary below the vector, loaded and folded as
  * aligned input's (consume_realigned).  Tiles touching either end of the
- * vector use scalar loads, so nothing outside the vector's [first
- * element, first element + n) is read.
+ * vector read nothing outside its [first element, first element + n):
+ * under kRealign each chunk inside it with one 16-byte load and the
+ * elements of a chunk that reaches past it each alone, all folded by the
+ * policy's lane (lane_edge_realigned); under the other shifts element by
+ * element (lane_edge).
  */
 #ifndef GR_CUDA_AGENT_REDUCE_CUH
 #define GR_CUDA_AGENT_REDUCE_CUH
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "cuda/block_reduce.cuh"
@@ -191,54 +195,42 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
 }
 
 /* The lane value of an edge tile, a tile that touches an end of its
- * vector (lane_edge, lane_edge_dot, lane_edge_realigned): the lane's
- * elements below n only, each loaded by load(i) (its element i, or for two
- * inputs the pair) and combined by fold(acc, loaded, i), in index order;
- * with skip_head, not those of tile 0's first chunk, thread 0's (which
- * lane_edge_realigned folds otherwise).  Where the next B chunks lie
- * wholly below n, their elements are all loaded before any is combined,
- * so those loads are in flight together; combining each element as it
- * came kept one load in flight at a time for the ops whose combine
+ * vector (lane_edge, lane_edge_dot): the lane's elements below n only,
+ * each loaded by load(i) (its element i, or for two inputs the pair) and
+ * combined by fold(acc, loaded, i), in index order.  Where the next B
+ * chunks lie wholly below n, their elements are all loaded before any is
+ * combined, so those loads are in flight together; combining each element
+ * as it came kept one load in flight at a time for the ops whose combine
  * branches (the arg ops, float min and max, mean_var): 128 round trips a
  * tile for 8-bit elements.  The chunks that reach past n are loaded
  * element by element, and the lane stops at its first chunk that starts
  * at or past n (walking the rest for nothing cost the 8-bit arg ops 2.5
  * us a call at n = 2^10, 7.6 against 5.1, H200). */
 template <class Acc, class E, int V, int B, class Load, class Fold>
-__device__ __forceinline__ Acc fold_edge(Acc acc, bool skip_head, uint64_t n, uint64_t tile,
-                                         Load &&load, Fold &&fold) {
+__device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Load &&load,
+                                         Fold &&fold) {
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
 #pragma unroll 1
   for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
-    const uint64_t batch_first = lane_first + (uint64_t)k0 * kThreads * V;
-    if (batch_first >= n) break; /* the rest lie past n */
-    /* the head's batch: its chunk 0 loads chunk 1's elements (valid, and
-     * loaded anyway) and is not folded; a batch of one chunk is skipped */
-    const bool head = skip_head && batch_first == 0;
-    if (B == 1 && head) continue;
+    if (lane_first + (uint64_t)k0 * kThreads * V >= n) break; /* the rest lie past n */
     const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
     if (last + V <= n) {
       E e[B][V];
 #pragma unroll
-      for (int b = 0; b < B; ++b) {
-        const uint64_t first = lane_first + (uint64_t)(k0 + (b == 0 && head ? 1 : b)) * kThreads * V;
+      for (int b = 0; b < B; ++b)
 #pragma unroll
-        for (int j = 0; j < V; ++j) e[b][j] = load(first + j);
-      }
+        for (int j = 0; j < V; ++j) e[b][j] = load(lane_first + (uint64_t)(k0 + b) * kThreads * V + j);
 #pragma unroll
       for (int b = 0; b < B; ++b) {
         const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
-        if (b > 0 || !head) {
 #pragma unroll
-          for (int j = 0; j < V; ++j) acc = fold(acc, e[b][j], first + j);
-        }
+        for (int j = 0; j < V; ++j) acc = fold(acc, e[b][j], first + j);
       }
     } else {
 #pragma unroll 1
       for (int k = k0; k < k0 + B; ++k) {
         const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
         if (first >= n) break;
-        if (k == 0 && head) continue;
         for (int j = 0; j < V; ++j)
           if (first + j < n) acc = fold(acc, load(first + j), first + j);
       }
@@ -260,32 +252,134 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   return fold_edge<Acc, In, GR_CHUNK_BYTES / sizeof(In), kEdgeChunks<In>>(
-      Op::identity(), false, n, tile, [&](uint64_t i) { return x[i]; },
+      Op::identity(), n, tile, [&](uint64_t i) { return x[i]; },
       [](const Acc &acc, const In &e, uint64_t i) { return Op::combine(acc, Op::lift(e, i)); });
+}
+
+/* Chunks lane_edge_realigned loads at once: two round trips to memory a
+ * lane, 16 registers of data.  Inlined so, no reduce_kernel or
+ * batched_tiles_kernel of these operations spills (ptxas, sm_90); in an
+ * earlier form of the function, all 8 at once, or 4 in a __noinline__
+ * call, left the 4-block kernels spilling 8 to 140 bytes. */
+constexpr int kEdgeBatch = kChunksPerLane / 2;
+
+/* Do the policy's lanes of Op fold a chunk of neutral elements as
+ * nothing (neutral_element): the integer sums and products. */
+template <class Op>
+constexpr bool kHasNeutral = Op::kFamily == OpFamily::kSum || Op::kFamily == OpFamily::kProd;
+
+/* The element that changes no sum (0) or product (1). */
+template <class Op> __device__ __forceinline__ typename Op::In neutral_element() {
+  static_assert(kHasNeutral<Op>, "min, max and the arg ops have no such element");
+  return (typename Op::In)(Op::kFamily == OpFamily::kProd ? 1 : 0);
+}
+
+/* Padding that changes no lane value where it stands after the elements
+ * it pads: for the integer sums and products their neutral elements, and
+ * for min, max, argmin and argmax copies of an element before it (`dup`),
+ * which never replace the original: min and max keep one value, and an
+ * arg op's ties and NaNs keep the earlier element (thread_fold.cuh,
+ * ArgLane and Byte8ArgLane). */
+template <class Op>
+__device__ __forceinline__ typename Op::In pad_element(typename Op::In dup) {
+  if constexpr (kHasNeutral<Op>) {
+    return neutral_element<Op>();
+  } else {
+    static_assert(Op::kFamily == OpFamily::kMinMax || Op::kFamily == OpFamily::kArg,
+                  "a copy pads only the operations that keep one element");
+    return dup;
+  }
+}
+
+/* The chunk of elements first .. first+V-1 of xs, first below `end`, with
+ * those at or past `end` padded (pad_element, after a copy of element
+ * first), each loaded alone. */
+template <class Op>
+__device__ __forceinline__ uint4 partial_chunk(const typename Op::In *xs, uint64_t first,
+                                               uint64_t end) {
+  using In = typename Op::In;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  In e[V];
+  e[0] = xs[first];
+  const In pad = pad_element<Op>(e[0]);
+#pragma unroll
+  for (int j = 1; j < V; ++j) e[j] = first + j < end ? xs[first + j] : pad;
+  uint4 v;
+  memcpy(&v, e, sizeof v);
+  return v;
+}
+
+/* The chunk thread 0 of a misaligned tile 0 folds in place of its chunk
+ * 0, which begins before the vector (lane_edge_realigned): all neutral
+ * for the sums and products, otherwise `dup`, a copy of its chunk 1
+ * (drop_head_copy moves an arg op's index off the copy). */
+template <class Op>
+__device__ __forceinline__ uint4 pad_chunk(const uint4 &dup) {
+  if constexpr (kHasNeutral<Op>) {
+    using In = typename Op::In;
+    In e[GR_CHUNK_BYTES / sizeof(In)];
+#pragma unroll
+    for (int j = 0; j < (int)(GR_CHUNK_BYTES / sizeof(In)); ++j) e[j] = neutral_element<Op>();
+    uint4 v;
+    memcpy(&v, e, sizeof v);
+    return v;
+  } else {
+    return dup;
+  }
+}
+
+/* An arg op's lane value whose chunk 0 was a copy of its chunk 1 (thread
+ * 0 of a misaligned tile 0 in lane_edge_realigned), `first` the index of
+ * the lane's first element: an index in the copy becomes the same
+ * element's in chunk 1, which holds the same value and is the first of
+ * that value there, since ties and NaNs keep the earlier element.  Other
+ * operations' values have no index. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc drop_head_copy(typename Op::Acc acc, uint64_t first) {
+  if constexpr (Op::kFamily == OpFamily::kArg) {
+    constexpr uint64_t V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+    if (acc.i - first < V) acc.i += (uint64_t)kThreads * V;
+  }
+  return acc;
 }
 
 /* Lane value of an edge tile under Shift::kRealign, for the vector of n
  * elements xs[skew .. skew+n-1], where xs is the 16-byte boundary at or
  * below its first element, skew elements before it.  The realigned view's
  * tile t is xs[t*T .. t*T+T-1] (T elements a tile), its element indices
- * less skew; the lane folds those of its elements that lie in the vector
- * (fold_edge), so nothing outside it is read.  Two kinds of elements are
- * folded one a thread instead, each loaded before the lane's own so that
- * the loads are in flight together: when the vector is misaligned, tile
- * 0's first chunk (thread 0's), whose first skew elements lie before the
- * vector, gives its V - skew others to threads 0 .. V-skew-1; and the
- * realigned tiles of the vector's ceil(n/T) tiles end skew elements short
- * of its last tile's end, so the last tile's threads 0 .. skew-1 take
- * those past it.  Only for the operations whose value does not depend on
- * the order of combination. */
+ * less skew.  Nothing outside the vector is read:
+ *   - the lane loads its chunks that lie wholly in xs[0 .. skew+n-1] 16
+ *     bytes at once, kEdgeBatch at a time, all of a batch before any is
+ *     folded, and the elements of the one chunk that reaches past the
+ *     vector's end each alone; thread 0's chunk 0 of tile 0, when the
+ *     vector is misaligned, is not loaded: its first skew elements lie
+ *     before the vector;
+ *   - the policy's lane folds the 8 chunks as an interior tile's, those
+ *     elements that are not in the vector padded so that they change
+ *     nothing (pad_element, pad_chunk): a chunk past the end by the lane's
+ *     first folded chunk, thread 0's chunk 0 of a misaligned tile 0 by its
+ *     chunk 1 (drop_head_copy), an element past the end by its chunk's
+ *     first.  A lane with no chunk in the vector folds nothing;
+ *   - tile 0's chunk 0's V - skew elements in the vector are folded one a
+ *     thread, by threads 0 .. V-skew-1; and the realigned tiles of the
+ *     vector's ceil(n/T) tiles end skew elements short of its last tile's
+ *     end, so the last tile's threads 0 .. skew-1 take those past it.
+ * Chunks loaded 16 bytes at once and folded by the lane: an edge tile
+ * loaded element by element, a few chunks at a time, took one round trip
+ * to memory a few chunks, and folded each element alone (the 8-bit arg
+ * ops 3 past alignment: 14 us at 2^18, against 8 aligned, H200).  Only
+ * for the operations whose value does not depend on the order of
+ * combination. */
 template <class Op>
-__device__ __noinline__ typename Op::Acc lane_edge_realigned(const typename Op::In *xs,
-                                                             uint64_t n, unsigned skew,
-                                                             uint64_t tile) {
+__device__ __forceinline__ typename Op::Acc lane_edge_realigned(const typename Op::In *xs,
+                                                                uint64_t n, unsigned skew,
+                                                                uint64_t tile) {
   using In = typename Op::In;
   using Acc = typename Op::Acc;
+  using L = typename PolicyOf<Op>::Lane;
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
   static_assert(Op::kOrderFree, "the head and the spill join the lane values out of order");
+  const uint4 *blocks = reinterpret_cast<const uint4 *>(xs);
   const uint64_t end = n + skew;
   const unsigned t = threadIdx.x;
   /* the head's element skew + t, when it is in the vector */
@@ -297,11 +391,37 @@ __device__ __noinline__ typename Op::Acc lane_edge_realigned(const typename Op::
   const bool spill = after >= n && after + t < end;
   In s{};
   if (spill) s = xs[after + t];
-  Acc acc = fold_edge<Acc, In, V, kEdgeChunks<In>>(
-      Op::identity(), skew != 0, end, tile, [&](uint64_t k) { return xs[k]; },
-      [skew](const Acc &a, const In &e, uint64_t k) {
-        return Op::combine(a, Op::lift(e, k - skew));
+  /* thread 0 of a misaligned tile 0, whose chunk 0 is not loaded */
+  const bool head_lane = tile == 0 && skew != 0 && t == 0;
+  const uint64_t c0 = tile * GR_TILE_CHUNKS + t;
+  Acc acc = Op::identity();
+  /* the lane's first folded chunk starts in the vector */
+  if ((c0 + (head_lane ? kThreads : 0)) * V < end) {
+    const uint64_t first = c0 * V - skew;
+    typename L::State st = L::init();
+    static_for<0, kChunksPerLane / kEdgeBatch>([&](auto b) {
+      uint4 v[kEdgeBatch];
+#pragma unroll
+      for (int i = 0; i < kEdgeBatch; ++i) {
+        const uint64_t c = c0 + (uint64_t)(b.value * kEdgeBatch + i) * kThreads;
+        const bool skip = b.value == 0 && i == 0 && head_lane;
+        v[i] = make_uint4(0, 0, 0, 0);
+        if ((c + 1) * V <= end && !skip) v[i] = load_chunk(blocks + c);
+        else if (c * V < end && !skip) v[i] = partial_chunk<Op>(xs, c * V, end);
+      }
+      if (b.value == 0 && head_lane) v[0] = pad_chunk<Op>(v[1]);
+      /* chunk 0 always (in the vector, or the head's copy), the rest
+       * while they start in it: folding no chunk past the end is folding
+       * padding */
+      static_for<0, kEdgeBatch>([&](auto i) {
+        constexpr int k = b.value * kEdgeBatch + i.value;
+        if (k == 0 || (c0 + (uint64_t)k * kThreads) * V < end)
+          L::template chunk<k>(st, v[i.value], first + (uint64_t)k * kThreads * V);
       });
+    });
+    acc = L::finish(st, first);
+    if (head_lane) acc = drop_head_copy<Op>(acc, first);
+  }
   if (head) acc = Op::combine(acc, Op::lift(h, t));
   if (spill) acc = Op::combine(acc, Op::lift(s, after + t - skew));
   return acc;

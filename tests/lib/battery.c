@@ -893,11 +893,16 @@ void bt_misaligned_ends(void **state) {
     const struct extremes ex = fill_between(type, &r, base, room);
     for (size_t si = 0; si < COUNT(sizes); ++si) {
       const size_t n = sizes[si];
-      /* {p, q}: the extreme at p and, when q != p, a tie at q > p */
-      const size_t at[][2] = {{0, 0},         {1, 1},         {v - 1, v - 1},
-                              {v, v},         {te - 1, te - 1}, {n - v - 1, n - v - 1},
-                              {n - v, n - v}, {n - 2, n - 2}, {n - 1, n - 1},
-                              {0, n - 1},     {n - 2, n - 1}, {v - 1, n - v + 1}};
+      /* {p, q}: the extreme at p and, when q != p, a tie at q > p; from
+       * 256 v - 1 on, thread 0's second chunk of a misaligned tile 0,
+       * which stands in for its first (lane_edge_realigned) */
+      const size_t c1 = 256 * (size_t)v;
+      const size_t at[][2] = {{0, 0},           {1, 1},           {v - 1, v - 1},
+                              {v, v},           {te - 1, te - 1}, {n - v - 1, n - v - 1},
+                              {n - v, n - v},   {n - 2, n - 2},   {n - 1, n - 1},
+                              {0, n - 1},       {n - 2, n - 1},   {v - 1, n - v + 1},
+                              {c1 - 1, c1 - 1}, {c1 + 1, c1 + 1}, {c1 - 1, c1 + 1},
+                              {v - 2, c1}};
       for (size_t offset = 0; offset < v; ++offset)
         for (size_t k = 0; k < COUNT(at); ++k) {
           const size_t p = at[k][0], q = at[k][1];
