@@ -198,10 +198,27 @@ struct ReducePolicy {
  * 32/64-bit integer arg ops lose their 8 to 40 bytes of spill, the f32
  * min/max go from 64 to 53 registers).  What it costs is at the ends: the
  * first chunk's elements in the vector and those past the last realigned
- * tile are folded one a thread, so up to 2^22 a misaligned call can take
- * 0.2 to 0.5 us more (u8 argmin at 2^14 7.6 -> 8.1; f32 min at 2^20 7.4
- * -> 7.8).  The 16-bit arg ops measured kTwoLoads too: 126.1 / 132.5 at
- * 2^28, between the two.
+ * tile are folded one a thread, so up to 2^22 a misaligned call took 0.2
+ * to 0.5 us more (u8 argmin at 2^14 7.6 -> 8.1; f32 min at 2^20 7.4 ->
+ * 7.8).  Since the edge tiles load their chunks 16 bytes at once and fold
+ * them through the lane (2026-12-03), a misaligned call costs at most
+ * 0.1 to 0.4 us more than an aligned one (reduce-bench --sweep-1d,
+ * aligned / 3 past alignment: u8 argmin 2^18 7.85 / 8.27 us, bf16 max
+ * 2^22 7.24 / 7.48, f32 min 2^20 6.07 / 6.22).  The 16-bit arg ops
+ * measured kTwoLoads too: 126.1 / 132.5 at 2^28, between the two.
+ */
+/*
+ * Why 4 blocks for the 8-bit sums and products (H200, 2026-12-03;
+ * tools/policy-variants, the same kernel under {3} and {4}, median of 5
+ * batches of 20 launches, the faster of two runs, bits equal; us at
+ * n = 2^28, aligned / 3 elements past alignment).  Once the realigned
+ * edge tiles fold chunks through the lane (agent_reduce.cuh,
+ * lane_edge_realigned; measured on its first form), the 3-block budget
+ * let ptxas give these kernels 72 registers, 3 resident blocks; under 4
+ * they took 63 or 64 (59 or 60 in the final form), with no spill:
+ *   u8 sum   {3} 72: 69.4 / 69.4    {4} 63: 64.4 / 64.5
+ *   u8 prod  {3} 72: 76.3 / 76.3    {4} 64: 66.7 / 66.6
+ *   i8 prod  {3} 72: 78.0 / 78.2    {4} 64: 69.8 / 69.9
  */
 /*
  * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
@@ -229,12 +246,12 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kSum */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kByteDot, 3, Shift::kRealign},
+     {LaneKind::kByteDot, 4, Shift::kRealign},
      {LaneKind::kSequential, 3, Shift::kRealign}},
     /* kProd */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kByteProd, 3, Shift::kRealign},
+     {LaneKind::kByteProd, 4, Shift::kRealign},
      {LaneKind::kSequential, 3, Shift::kRealign}},
     /* kMinMax */
     {{LaneKind::kPackedKeys, 5, Shift::kRealign},
