@@ -201,7 +201,7 @@ struct ReducePolicy {
  * tile are folded one a thread, so up to 2^22 a misaligned call took 0.2
  * to 0.5 us more (u8 argmin at 2^14 7.6 -> 8.1; f32 min at 2^20 7.4 ->
  * 7.8).  Since the edge tiles load their chunks 16 bytes at once and fold
- * them through the lane (2026-12-03), a misaligned call costs at most
+ * them through the lane (2026-12-03), a misaligned call costs about
  * 0.1 to 0.4 us more than an aligned one (reduce-bench --sweep-1d,
  * aligned / 3 past alignment: u8 argmin 2^18 7.85 / 8.27 us, bf16 max
  * 2^22 7.24 / 7.48, f32 min 2^20 6.07 / 6.22).  The 16-bit arg ops
