@@ -354,12 +354,13 @@ __device__ __forceinline__ typename Op::Acc drop_head_copy(typename Op::Acc acc,
  *     vector's end each alone; thread 0's chunk 0 of tile 0, when the
  *     vector is misaligned, is not loaded: its first skew elements lie
  *     before the vector;
- *   - the policy's lane folds the 8 chunks as an interior tile's, those
- *     elements that are not in the vector padded so that they change
- *     nothing (pad_element, pad_chunk): a chunk past the end by the lane's
- *     first folded chunk, thread 0's chunk 0 of a misaligned tile 0 by its
- *     chunk 1 (drop_head_copy), an element past the end by its chunk's
- *     first.  A lane with no chunk in the vector folds nothing;
+ *   - the policy's lane folds the chunks as an interior tile's, up to
+ *     the last that starts in the vector (leaving out those past it is
+ *     folding padding), with what is not in the vector padded so that it
+ *     changes nothing (pad_element, pad_chunk): an element past the end
+ *     by its chunk's first, thread 0's chunk 0 of a misaligned tile 0 by
+ *     its chunk 1 (drop_head_copy).  A lane with no chunk in the vector
+ *     folds nothing;
  *   - tile 0's chunk 0's V - skew elements in the vector are folded one a
  *     thread, by threads 0 .. V-skew-1; and the realigned tiles of the
  *     vector's ceil(n/T) tiles end skew elements short of its last tile's
