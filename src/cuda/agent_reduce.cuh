@@ -27,8 +27,10 @@
  * vector read nothing outside its [first element, first element + n):
  * under kRealign each chunk inside it with one 16-byte load and the
  * elements of a chunk that reaches past it each alone, all folded by the
- * policy's lane (lane_edge_realigned); under the other shifts element by
- * element (lane_edge).
+ * policy's lane, and the elements of the vector before its first chunk
+ * boundary or past its last realigned tile one a thread
+ * (lane_edge_realigned); under the other shifts element by element
+ * (lane_edge).
  */
 #ifndef GR_CUDA_AGENT_REDUCE_CUH
 #define GR_CUDA_AGENT_REDUCE_CUH
@@ -348,8 +350,8 @@ __device__ __forceinline__ typename Op::Acc drop_head_copy(typename Op::Acc acc,
  * below its first element, skew elements before it.  The realigned view's
  * tile t is xs[t*T .. t*T+T-1] (T elements a tile), its element indices
  * less skew.  Nothing outside the vector is read:
- *   - the lane loads its chunks that lie wholly in xs[0 .. skew+n-1] 16
- *     bytes at once, kEdgeBatch at a time, all of a batch before any is
+ *   - the lane loads its chunks that lie wholly in xs[skew .. skew+n-1]
+ *     16 bytes at once, kEdgeBatch at a time, all of a batch before any is
  *     folded, and the elements of the one chunk that reaches past the
  *     vector's end each alone; thread 0's chunk 0 of tile 0, when the
  *     vector is misaligned, is not loaded: its first skew elements lie
@@ -359,8 +361,8 @@ __device__ __forceinline__ typename Op::Acc drop_head_copy(typename Op::Acc acc,
  *     folding padding), with what is not in the vector padded so that it
  *     changes nothing (pad_element, pad_chunk): an element past the end
  *     by its chunk's first, thread 0's chunk 0 of a misaligned tile 0 by
- *     its chunk 1 (drop_head_copy).  A lane with no chunk in the vector
- *     folds nothing;
+ *     its chunk 1 (drop_head_copy).  A lane whose first folded chunk
+ *     (chunk 1 for that thread 0) starts past the end folds nothing;
  *   - tile 0's chunk 0's V - skew elements in the vector are folded one a
  *     thread, by threads 0 .. V-skew-1; and the realigned tiles of the
  *     vector's ceil(n/T) tiles end skew elements short of its last tile's

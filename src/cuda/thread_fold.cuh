@@ -15,8 +15,11 @@
  * order, so its lane may take exact shortcuts: min and max compare ordered
  * integer keys, argmin and argmax remember a small position instead of a
  * 64-bit index, and 8-bit integers use the SIMD byte instructions (dp4a,
- * vmin4).  Tiles that touch an end of the array never come here: they use
- * the plain element-by-element fold of the agent (agent_reduce.cuh).
+ * vmin4).  Tiles that touch an end of the array come here only under
+ * Shift::kRealign, their elements outside the array padded so that they
+ * change nothing and their chunks past its end left out
+ * (agent_reduce.cuh, lane_edge_realigned); under the other shifts they
+ * use the plain element-by-element fold of the agent.
  *
  * Measured reason (H200, 2026-11-30, reduce-bench at n = 2^28, one call):
  * with the plain fold, u8 argmin ran at 0.18x and f16 min at 0.54x the f32
@@ -163,7 +166,7 @@ template <class Op, bool IsMax> struct Half2MinMaxLane {
   __device__ static uint32_t best(uint32_t a, uint32_t b) {
     return IsMax ? __vmaxs2(a, b) : __vmins2(a, b);
   }
-  /* unused: an interior tile's lane starts from its chunk 0 */
+  /* unused: every lane that folds starts from its chunk 0 */
   __device__ static State init() { return kNanKeys ^ 0xffffffffu; }
   template <int K>
   __device__ static void chunk(State &s, const uint4 &v, uint64_t) {

@@ -893,9 +893,10 @@ void bt_misaligned_ends(void **state) {
     const struct extremes ex = fill_between(type, &r, base, room);
     for (size_t si = 0; si < COUNT(sizes); ++si) {
       const size_t n = sizes[si];
-      /* {p, q}: the extreme at p and, when q != p, a tie at q > p; from
-       * 256 v - 1 on, thread 0's second chunk of a misaligned tile 0,
-       * which stands in for its first (lane_edge_realigned) */
+      /* {p, q}: the extreme at p and, when q != p, a tie at q > p; the
+       * last four around element 256 v, near the start of thread 0's
+       * chunk 1 of a misaligned tile 0, whose copy stands in for its
+       * chunk 0 (lane_edge_realigned) */
       const size_t c1 = 256 * (size_t)v;
       const size_t at[][2] = {{0, 0},           {1, 1},           {v - 1, v - 1},
                               {v, v},           {te - 1, te - 1}, {n - v - 1, n - v - 1},
