@@ -881,9 +881,11 @@ void bt_misaligned_ends(void **state) {
     const unsigned es = t->size, v = tu_chunk_elems(type);
     const size_t te = tu_tile_elems(type);
     /* the last tile full, or 2 elements short, both short by less than a
-     * chunk (past the realigned tiles at most misalignments); and none
-     * past them (2 te + 5) */
-    const size_t sizes[] = {te - 2, te, 3 * te - 1, 3 * te, 2 * te + 5};
+     * chunk (past the realigned tiles at most misalignments); none past
+     * them (2 te + 5); and a vector ending around element 256 v, in or
+     * just before thread 0's chunk 1, which stands in for its chunk 0 */
+    const size_t sizes[] = {te - 2, te, 3 * te - 1, 3 * te, 2 * te + 5,
+                            256 * (size_t)v - 1, 256 * (size_t)v + v / 2};
     tu_rng r;
     char label[64];
     snprintf(label, sizeof label, "misaligned ends %s", t->name);
