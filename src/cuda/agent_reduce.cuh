@@ -270,10 +270,11 @@ constexpr int kEdgeBatch = kChunksPerLane / 2;
 template <class Op>
 constexpr bool kHasNeutral = Op::kFamily == OpFamily::kSum || Op::kFamily == OpFamily::kProd;
 
-/* The element that changes no sum (0) or product (1). */
+/* The element that changes no sum or product: Op's identity, narrowed
+ * to an element (0 or 1). */
 template <class Op> __device__ __forceinline__ typename Op::In neutral_element() {
   static_assert(kHasNeutral<Op>, "min, max and the arg ops have no such element");
-  return (typename Op::In)(Op::kFamily == OpFamily::kProd ? 1 : 0);
+  return Op::E::narrow(Op::identity());
 }
 
 /* Padding that changes no lane value where it stands after the elements
