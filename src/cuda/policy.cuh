@@ -221,6 +221,28 @@ struct ReducePolicy {
  *   i8 prod  {3} 72: 78.0 / 78.2    {4} 64: 69.8 / 69.9
  */
 /*
+ * Why the hardware's float min/max (LaneKind::kNativeMinMax) for MIN and
+ * MAX of floats, at 5 blocks a tile tree for 16-bit floats and 4 blocks a
+ * range tree for 32/64-bit ones (H200, 2026-12-03; tools/policy-variants,
+ * median of 5 batches of 20 launches, every result's bits equal to the
+ * former lane's; us, aligned / 3 elements past alignment; {blocks, tree},
+ * registers).  The former lanes compared ordered integer keys, five or more
+ * instructions an element (about ten a word for 16-bit floats), and where
+ * L2 holds the input that compute set the speed:
+ *   f16 max   packed keys {5, tile} 48: 2^24 12.20 / 12.27  2^26 40.01 / 40.07  2^30 481.5 / 481.6
+ *             native {5, tile} 46:      2^24  9.98 / 10.29  2^26 36.71 / 37.77  2^30 470.9 / 471.2
+ *             native {6, tile} 40:      2^24 10.20 / 10.21  2^26 38.02 / 38.16  2^30 474.2 / 474.2
+ *   (bf16 min the same to 0.1 us; {6} is 0.05 to 0.2 us faster from 2^14
+ *   to 2^22, slower from 2^24; the range tree spills at 6 blocks)
+ *   f32 min   ordered keys {4, range} 56: 2^24 21.60 / 21.82  2^28 240.5 / 240.6  2^30 936.1 / 936.4
+ *             native {4, range} 56:       2^24 21.08 / 21.13  2^28 237.8 / 237.9  2^30 928.6 / 928.8
+ *   (native a tile tree at 4, 5 and 6 blocks: 2^26 65.3, 69.7, 70.2
+ *   against 64.3)
+ *   f64 max   ordered keys {4, range} 60: 2^22 10.59 / 10.54  2^24 36.67 / 36.84  2^28 472.1 / 479.8
+ *             native {4, range} 59:       2^22 10.17 / 10.14  2^24 36.01 / 36.20  2^28 468.0 / 475.3
+ *             native {3, tile} 60:        2^22 10.38 / 10.32  2^24 36.99 / 37.21  2^28 472.7 / 474.2
+ */
+/*
  * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
  * 13.0; no GPU timing yet): AgentDot holds its lane's 8 chunks of x and 8
  * of y (64 registers of data, 16 loads in flight).  Under a 3-block budget
@@ -254,8 +276,8 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kByteProd, 4, Shift::kRealign},
      {LaneKind::kSequential, 3, Shift::kRealign}},
     /* kMinMax */
-    {{LaneKind::kPackedKeys, 5, Shift::kRealign},
-     {LaneKind::kOrderedKeys, 4, Shift::kRealign, LaneTree::kPerRange},
+    {{LaneKind::kNativeMinMax, 5, Shift::kRealign},
+     {LaneKind::kNativeMinMax, 4, Shift::kRealign, LaneTree::kPerRange},
      {LaneKind::kByteSimd, 4, Shift::kRealign, LaneTree::kPerRange},
      {LaneKind::kSequential, 3, Shift::kRealign}},
     /* kArg */

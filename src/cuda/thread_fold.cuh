@@ -12,12 +12,13 @@
  *
  * The floating-point sums must follow the order element by element
  * (SequentialLane).  Every other operation gives the same answer in any
- * order, so its lane may take exact shortcuts: min and max compare ordered
- * integer keys, argmin and argmax remember a small position instead of a
- * 64-bit index, and 8-bit integers use the SIMD byte instructions (dp4a,
- * vmin4).  Tiles that touch an end of the array come here only under
- * Shift::kRealign, their elements outside the array padded so that they
- * change nothing and their chunks past its end left out
+ * order, so its lane may take exact shortcuts: min and max of floats use
+ * the hardware's float min/max with NaNs found beside, argmin and argmax
+ * remember a small position instead of a 64-bit index, and 8-bit integers
+ * use the SIMD byte instructions (dp4a, vmin4).  Tiles that touch an end
+ * of the array come here only under Shift::kRealign, their elements
+ * outside the array padded so that they change nothing and their chunks
+ * past its end left out
  * (agent_reduce.cuh, lane_edge_realigned); under the other shifts they
  * use the plain element-by-element fold of the agent.
  *
@@ -89,54 +90,60 @@ template <class Op> struct SequentialLane {
   __device__ static typename Op::Acc finish(const State &s, uint64_t) { return s; }
 };
 
-/* ---- ordered keys of floating-point values --------------------------------- */
+/* ---- min and max of floating-point values ----------------------------------- */
 
-/* An integer whose signed order is the float order, -0 below +0; NaN maps
- * to `nan_key` (the winning end for the operation). */
-__device__ __forceinline__ int32_t order_key(float x, int32_t nan_key) {
-  const int32_t s = __float_as_int(x);
-  return x != x ? nan_key : s ^ ((s >> 31) & 0x7fffffff);
-}
-__device__ __forceinline__ int64_t order_key(double x, int64_t nan_key) {
-  const int64_t s = __double_as_longlong(x);
-  return x != x ? nan_key : s ^ ((s >> 63) & 0x7fffffffffffffffll);
-}
+/* The value a min/max lane gives when it saw a NaN: the float whose ordered
+ * key (the bits, the 31 or 63 low ones flipped when the sign is set: a
+ * signed integer order that is the float order) is the winning end, the
+ * largest key for MAX and the smallest for MIN.  A NaN either way; MinMax's
+ * finish makes it the canonical one. */
 __device__ __forceinline__ float from_key(int32_t k) {
   return __int_as_float(k ^ ((k >> 31) & 0x7fffffff));
 }
 __device__ __forceinline__ double from_key(int64_t k) {
   return __longlong_as_double(k ^ ((k >> 63) & 0x7fffffffffffffffll));
 }
+template <class W, bool IsMax> __device__ __forceinline__ W lane_nan() {
+  using Key = typename std::conditional<sizeof(W) == 4, int32_t, int64_t>::type;
+  constexpr Key kLargest = (Key)(~(typename std::make_unsigned<Key>::type)0 >> 1);
+  return from_key(IsMax ? kLargest : (Key)(-kLargest - 1));
+}
 
-/* MIN and MAX of floating-point elements: min/max of ordered keys, NaN
- * mapped to the winning end (a NaN key turns back into a NaN). */
-template <class Op, bool IsMax> struct FloatMinMaxLane {
+/* MIN and MAX of 32- and 64-bit floats by the hardware's min and max
+ * (FMNMX, DMNMX), with a flag for a NaN seen beside.  PTX's max and min
+ * order -0 below +0 and return the number when one operand is a NaN (PTX
+ * ISA, Floating Point Instructions: max, min), so the lane's value is the
+ * best of its numbers in MinMax's order, or lane_nan when it saw a NaN:
+ * two instructions an element.  (The lane it replaced compared ordered
+ * integer keys, five or more instructions an element; policy.cuh has the
+ * measurement.) */
+template <class Op, bool IsMax> struct NativeMinMaxLane {
   using In = typename Op::In;
   using W = typename Op::Acc; /* float or double */
-  using Key = typename std::conditional<sizeof(W) == 4, int32_t, int64_t>::type;
-  using State = Key;
-  static constexpr Key kNan = IsMax ? (Key)(~((typename std::make_unsigned<Key>::type)0) >> 1)
-                                    : (Key)(((typename std::make_unsigned<Key>::type)1)
-                                            << (8 * sizeof(Key) - 1));
-  __device__ static State init() { return order_key(Op::identity(), kNan); }
+  static_assert(sizeof(In) == sizeof(W), "32- and 64-bit floats only");
+  struct State {
+    W best;
+    bool nan;
+  };
+  __device__ static W best(W a, W b) { return IsMax ? fmax(a, b) : fmin(a, b); }
+  __device__ static State init() { return State{Op::identity(), false}; }
   template <int K>
   __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
     constexpr int V = kChunkElems(sizeof(In));
-    In e[V];
+    W e[V];
     memcpy(e, &v, sizeof e);
-    Key k[V];
+    bool nan = false;
 #pragma unroll
-    for (int j = 0; j < V; ++j) k[j] = order_key(Op::E::widen(e[j]), kNan);
+    for (int j = 0; j < V; ++j) nan |= e[j] != e[j];
 #pragma unroll
     for (int step = 1; step < V; step *= 2)
 #pragma unroll
-      for (int j = 0; j + step < V; j += 2 * step)
-        k[j] = IsMax ? max(k[j], k[j + step]) : min(k[j], k[j + step]);
-    s = IsMax ? max(s, k[0]) : min(s, k[0]);
+      for (int j = 0; j + step < V; j += 2 * step) e[j] = best(e[j], e[j + step]);
+    s.best = K == 0 ? e[0] : best(s.best, e[0]);
+    s.nan = K == 0 ? nan : (s.nan || nan);
   }
-  __device__ static typename Op::Acc finish(const State &s, uint64_t) {
-    /* the NaN key is the largest (smallest) integer: a NaN pattern */
-    return from_key(s);
+  __device__ static W finish(const State &s, uint64_t) {
+    return s.nan ? lane_nan<W, IsMax>() : s.best;
   }
 };
 
@@ -147,7 +154,8 @@ template <class Op, bool IsMax> struct FloatMinMaxLane {
  * MAX, 0x8000 for MIN; a NaN is a magnitude above the infinity's, found by
  * a carry into bit 15 that cannot reach the other half).  __vmaxs2 and
  * __vmins2 take the best of each half; the lane's value is the best of its
- * two halves, widened, or the NaN FloatMinMaxLane gives: the same bits. */
+ * two halves, widened, or lane_nan.  Half2NativeMinMaxLane's value, for
+ * the architectures before sm_80, which have no 16-bit float min/max. */
 template <class Op, bool IsMax> struct Half2MinMaxLane {
   using In = typename Op::In;
   using W = typename Op::Acc; /* float */
@@ -176,12 +184,56 @@ template <class Op, bool IsMax> struct Half2MinMaxLane {
   __device__ static W finish(const State &s, uint64_t) {
     const int lo = (int16_t)(s & 0xffffu), hi = (int16_t)(s >> 16);
     const int k = IsMax ? max(lo, hi) : min(lo, hi);
-    if (k == (int)(int16_t)(kNanKeys & 0xffffu))
-      return from_key(IsMax ? (int32_t)0x7fffffff : (int32_t)0x80000000); /* FloatMinMaxLane's NaN */
+    if (k == (int)(int16_t)(kNanKeys & 0xffffu)) return lane_nan<W, IsMax>();
     const uint16_t bits = (uint16_t)(k < 0 ? (k ^ 0x7fff) : k);
     In e;
     memcpy(&e, &bits, sizeof e);
     return Op::E::widen(e);
+  }
+};
+
+/* MIN and MAX of 16-bit floats (f16, bf16) by the hardware's min and max
+ * of two halves a word that let NaNs through (HMNMX2, PTX max.NaN.f16x2
+ * and max.NaN.bf16x2, sm_80 and later): -0 below +0 as above, and a half
+ * that saw a NaN holds the canonical NaN.  The lane's value is the best of
+ * its two halves, widened, or lane_nan: one instruction a word instead of
+ * Half2MinMaxLane's dozen.  Before sm_80 it is Half2MinMaxLane. */
+template <class Op, bool IsMax> struct Half2NativeMinMaxLane {
+  using In = typename Op::In;
+  using W = typename Op::Acc; /* float */
+  using Keys = Half2MinMaxLane<Op, IsMax>;
+  static_assert(sizeof(In) == 2 && sizeof(W) == 4, "16-bit floats only");
+  using State = uint32_t; /* two halves (sm_80 on), or Keys' two keys */
+  __device__ static uint32_t best(uint32_t a, uint32_t b) {
+    uint32_t d;
+    if constexpr (Op::kType == GPUREDUCE_F16) {
+      if constexpr (IsMax) asm("max.NaN.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+      else asm("min.NaN.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    } else {
+      if constexpr (IsMax) asm("max.NaN.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+      else asm("min.NaN.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    }
+    return d;
+  }
+  /* unused: every lane that folds starts from its chunk 0 */
+  __device__ static State init() { return Keys::init(); }
+  template <int K>
+  __device__ static void chunk(State &s, const uint4 &v, uint64_t first) {
+#if __CUDA_ARCH__ >= 800
+    const uint32_t m = best(best(v.x, v.y), best(v.z, v.w));
+    s = K == 0 ? m : best(s, m);
+#else
+    Keys::template chunk<K>(s, v, first);
+#endif
+  }
+  __device__ static W finish(const State &s, uint64_t first) {
+#if __CUDA_ARCH__ >= 800
+    const W lo = Op::E::widen((In)(s & 0xffffu)), hi = Op::E::widen((In)(s >> 16));
+    if (lo != lo || hi != hi) return lane_nan<W, IsMax>();
+    return IsMax ? fmaxf(lo, hi) : fminf(lo, hi);
+#else
+    return Keys::finish(s, first);
+#endif
   }
 };
 
@@ -358,8 +410,8 @@ template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
 
 enum class LaneKind {
   kSequential,  /* SequentialLane: every element in turn, the order itself */
-  kOrderedKeys, /* FloatMinMaxLane: min/max of integer keys of floats */
-  kPackedKeys,  /* Half2MinMaxLane: the same on two 16-bit keys a word */
+  kNativeMinMax, /* NativeMinMaxLane, Half2NativeMinMaxLane: the hardware's
+                  * float min/max, NaNs found beside or let through */
   kArgPosition, /* ArgLane: the best value and its position in the tile */
   kByteDot,     /* Byte8SumLane: dp4a, four bytes (|x|, x*x) a step */
   kByteProd,    /* Byte8ProdLane: four bytes multiplied in 32 bits */
@@ -372,11 +424,10 @@ template <class Op, LaneKind K> struct LaneOf;
 template <class Op> struct LaneOf<Op, LaneKind::kSequential> {
   using type = SequentialLane<Op>;
 };
-template <class Op> struct LaneOf<Op, LaneKind::kOrderedKeys> {
-  using type = FloatMinMaxLane<Op, Op::kIsMax>;
-};
-template <class Op> struct LaneOf<Op, LaneKind::kPackedKeys> {
-  using type = Half2MinMaxLane<Op, Op::kIsMax>;
+template <class Op> struct LaneOf<Op, LaneKind::kNativeMinMax> {
+  using type = typename std::conditional<sizeof(typename Op::In) == 2,
+                                         Half2NativeMinMaxLane<Op, Op::kIsMax>,
+                                         NativeMinMaxLane<Op, Op::kIsMax>>::type;
 };
 template <class Op> struct LaneOf<Op, LaneKind::kArgPosition> {
   using type = ArgLane<Op, Op::kIsMax>;
