@@ -461,17 +461,25 @@ __device__ __forceinline__ bool realigned_interior(uint64_t tile, unsigned misal
  * sums and products, which wrap, min, max, argmin and argmax, whose
  * combine is a total order on value and index), each thread combines its
  * lane values of all the range's tiles and the block runs one lane tree
- * for the range: the same bits, and no barrier a tile (a misaligned tile
- * of Shift::kNeighbour keeps its own).  The lane tree of every tile costs
- * a barrier, and eight shared-memory reads and a dozen combines in warp 0
- * while the other warps wait at the next tile's barrier. */
+ * for the range: the same bits, and no lane tree a tile (a misaligned
+ * tile of Shift::kNeighbour keeps its barrier).  The lane tree of every
+ * tile costs a barrier, and eight shared-memory reads and a dozen combines
+ * in warp 0 while the other warps wait at the next tile's barrier.
+ * lockstep: a barrier before each tile all the same, so that the block's
+ * warps load one tile at a time, as under kPerTile (AgentReduce asks for
+ * it when its 16-byte blocks are not 32-byte aligned; policy.cuh, "Why a
+ * barrier a tile"). */
 template <class Op, class Lane>
 __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2][kThreads],
                                                        typename Op::Acc *stack, int &parity,
-                                                       uint64_t t0, uint64_t t1, Lane &&lane) {
+                                                       uint64_t t0, uint64_t t1, Lane &&lane,
+                                                       bool lockstep = false) {
   if constexpr (PolicyOf<Op>::tree == LaneTree::kPerRange) {
     typename Op::Acc v = Op::identity();
-    for (uint64_t tile = t0; tile < t1; ++tile) v = Op::combine(v, lane(tile));
+    for (uint64_t tile = t0; tile < t1; ++tile) {
+      if (lockstep) __syncthreads();
+      v = Op::combine(v, lane(tile));
+    }
     v = lane_tree<Op>(v, buf[parity]);
     parity ^= 1;
     return v;
@@ -519,8 +527,10 @@ template <class Op> class AgentReduce {
    * thread 0 (the other threads' return value is unspecified).  Every
    * thread of the block calls it. */
   __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1) {
+    /* lockstep where the 16-byte blocks straddle 32-byte sectors */
     return fold_tiles<Op>(temp_.buf, temp_.stack, parity_, t0, t1,
-                          [&](uint64_t tile) { return consume_tile(tile); });
+                          [&](uint64_t tile) { return consume_tile(tile); },
+                          reinterpret_cast<uintptr_t>(blocks_) % 32 != 0);
   }
 
  private:
