@@ -265,6 +265,14 @@ struct ReducePolicy {
  * argmin 2^30 496.1 -> 512.9.
  */
 /*
+ * Why 4 blocks for the sums and products of wider integers (ptxas -v,
+ * sm_90, 2026-12-03; not timed): under 3, ptxas gave batched_tiles_kernel
+ * of the 64-bit integer sums, products and sums of |x| 72 registers, 3
+ * resident blocks, where the 1-D kernels took 60 to 63.  Under 4 the
+ * batched kernels of the 32/64-bit integer sums and products take 56 to
+ * 64, the 1-D kernels 56 to 62; no spill.
+ */
+/*
  * Why 2 blocks for the dot product (2026-12-01, ptxas -v for sm_90, nvcc
  * 13.0; no GPU timing yet): AgentDot holds its lane's 8 chunks of x and 8
  * of y (64 registers of data, 16 loads in flight).  Under a 3-block budget
@@ -291,12 +299,12 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kByteDot, 4, Shift::kRealign},
-     {LaneKind::kSequential, 3, Shift::kRealign}},
+     {LaneKind::kSequential, 4, Shift::kRealign}},
     /* kProd */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kByteProd, 4, Shift::kRealign},
-     {LaneKind::kSequential, 3, Shift::kRealign}},
+     {LaneKind::kSequential, 4, Shift::kRealign}},
     /* kMinMax */
     {{LaneKind::kNativeMinMax, 5, Shift::kRealign},
      {LaneKind::kNativeMinMax, 4, Shift::kRealign, LaneTree::kPerRange},
