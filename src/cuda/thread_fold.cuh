@@ -13,9 +13,9 @@
  * The floating-point sums must follow the order element by element
  * (SequentialLane).  Every other operation gives the same answer in any
  * order, so its lane may take exact shortcuts: min and max of floats use
- * the hardware's float min/max with NaNs found beside, argmin and argmax
- * remember a small position instead of a 64-bit index, and 8-bit integers
- * use the SIMD byte instructions (dp4a, vmin4).  Tiles that touch an end
+ * the hardware's float min/max, argmin and argmax remember a small
+ * position instead of a 64-bit index, and 8-bit integers use the SIMD byte
+ * instructions (dp4a, vmin4).  Tiles that touch an end
  * of the array come here only under Shift::kRealign, their elements
  * outside the array padded so that they change nothing and their chunks
  * past its end left out
@@ -215,8 +215,15 @@ template <class Op, bool IsMax> struct Half2NativeMinMaxLane {
     }
     return d;
   }
-  /* unused: every lane that folds starts from its chunk 0 */
-  __device__ static State init() { return Keys::init(); }
+  /* unused (every lane that folds starts from its chunk 0), but the
+   * identity all the same: two halves of -inf (MAX) or +inf (MIN) */
+  __device__ static State init() {
+#if __CUDA_ARCH__ >= 800
+    return (uint32_t)Op::E::narrow(Op::identity()) * 0x00010001u;
+#else
+    return Keys::init();
+#endif
+  }
   template <int K>
   __device__ static void chunk(State &s, const uint4 &v, uint64_t first) {
 #if __CUDA_ARCH__ >= 800
