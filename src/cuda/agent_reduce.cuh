@@ -467,8 +467,8 @@ __device__ __forceinline__ bool realigned_interior(uint64_t tile, unsigned misal
  * in warp 0 while the other warps wait at the next tile's barrier.
  * lockstep: a barrier before each tile all the same, so that the block's
  * warps load one tile at a time, as under kPerTile (AgentReduce asks for
- * it when its 16-byte blocks are not 32-byte aligned; policy.cuh, "Why a
- * barrier a tile"). */
+ * it when its 16-byte blocks start 16 bytes off a 32-byte boundary;
+ * policy.cuh, "Why a barrier a tile"). */
 template <class Op, class Lane>
 __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2][kThreads],
                                                        typename Op::Acc *stack, int &parity,
@@ -527,7 +527,8 @@ template <class Op> class AgentReduce {
    * thread 0 (the other threads' return value is unspecified).  Every
    * thread of the block calls it. */
   __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1) {
-    /* lockstep where the 16-byte blocks straddle 32-byte sectors */
+    /* lockstep where the 16-byte blocks start 16 bytes off a 32-byte
+     * sector, so that a warp's 512 bytes touch 17 sectors */
     return fold_tiles<Op>(temp_.buf, temp_.stack, parity_, t0, t1,
                           [&](uint64_t tile) { return consume_tile(tile); },
                           reinterpret_cast<uintptr_t>(blocks_) % 32 != 0);
