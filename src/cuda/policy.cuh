@@ -253,18 +253,18 @@ struct ReducePolicy {
  * 8 bytes past a 16-byte boundary, so the realigned tiles' blocks are 16
  * bytes off 32-byte sectors and a warp's 512 bytes touch 17 of them (2
  * elements past, the blocks are the same).  Without a barrier, the range
- * tree's warps drift apart over a range and these
- * rows lost 9 % at 2^30 (not profiled: the DRAM's side is a guess); with
- * one a tile they run at the aligned speed:
+ * tree's warps drift apart over a range and these rows lost 9 % at 2^30
+ * (not profiled: the DRAM's side is a guess); with one a tile they run at
+ * the aligned speed:
  *   f64 max      {4, range}: 2^28 478.8 / 491.3  2^30 1904.3 / 2075.2
  *                with the barrier: 479.0 / 480.6  1903.1 / 1893.4
  *                {3, tile}:        483.5 / 489.5  1904.5 / 1923.4
  *   f64 argmin   {4, range}: 2^30 1903.8 / 2076.9  with the barrier: 1903.5 / 1894.8
  *   i64 argmax   {4, range}: 2^30 1906.5 / 2081.6  with the barrier: 1908.1 / 1899.6
- * With blocks 32-byte aligned there is no barrier.  A barrier
- * a tile always was measured too and not taken: f32 min 2^30 952.8 ->
- * 948.3, u8 argmin 2^30 380.5 -> 348.9 but 2^28 98.6 -> 101.5, f16
- * argmin 2^30 496.1 -> 512.9.
+ * With blocks 32-byte aligned there is no barrier.  A barrier a tile
+ * always was measured too and not taken: f32 min 2^30 952.8 -> 948.3, u8
+ * argmin 2^30 380.5 -> 348.9 but 2^28 98.6 -> 101.5, f16 argmin 2^30
+ * 496.1 -> 512.9.
  */
 /*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,

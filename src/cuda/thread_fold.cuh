@@ -15,12 +15,11 @@
  * order, so its lane may take exact shortcuts: min and max of floats use
  * the hardware's float min/max, argmin and argmax remember a small
  * position instead of a 64-bit index, and 8-bit integers use the SIMD byte
- * instructions (dp4a, vmin4).  Tiles that touch an end
- * of the array come here only under Shift::kRealign, their elements
- * outside the array padded so that they change nothing and their chunks
- * past its end left out
- * (agent_reduce.cuh, lane_edge_realigned); under the other shifts they
- * use the plain element-by-element fold of the agent.
+ * instructions (dp4a, vmin4).  Tiles that touch an end of the array come
+ * here only under Shift::kRealign, their elements outside the array padded
+ * so that they change nothing and their chunks past its end left out
+ * (agent_reduce.cuh, lane_edge_realigned); under the other shifts they use
+ * the plain element-by-element fold of the agent.
  *
  * Measured reason (H200, 2026-11-30, reduce-bench at n = 2^28, one call):
  * with the plain fold, u8 argmin ran at 0.18x and f16 min at 0.54x the f32
@@ -92,21 +91,13 @@ template <class Op> struct SequentialLane {
 
 /* ---- min and max of floating-point values ----------------------------------- */
 
-/* The value a min/max lane gives when it saw a NaN: the float whose ordered
- * key (the bits, the 31 or 63 low ones flipped when the sign is set: a
- * signed integer order that is the float order) is the winning end, the
- * largest key for MAX and the smallest for MIN.  A NaN either way; MinMax's
- * finish makes it the canonical one. */
-__device__ __forceinline__ float from_key(int32_t k) {
-  return __int_as_float(k ^ ((k >> 31) & 0x7fffffff));
-}
-__device__ __forceinline__ double from_key(int64_t k) {
-  return __longlong_as_double(k ^ ((k >> 63) & 0x7fffffffffffffffll));
-}
+/* The value a min/max lane gives when it saw a NaN: every bit but the
+ * sign set for MAX, every bit set for MIN (the NaNs the ordered-key lanes
+ * gave, kept so that a lane's value stays what it was); MinMax's finish
+ * makes it the canonical NaN. */
 template <class W, bool IsMax> __device__ __forceinline__ W lane_nan() {
-  using Key = typename std::conditional<sizeof(W) == 4, int32_t, int64_t>::type;
-  constexpr Key kLargest = (Key)(~(typename std::make_unsigned<Key>::type)0 >> 1);
-  return from_key(IsMax ? kLargest : (Key)(-kLargest - 1));
+  if constexpr (sizeof(W) == 4) return __int_as_float(IsMax ? 0x7fffffff : -1);
+  else return __longlong_as_double(IsMax ? 0x7fffffffffffffffll : -1ll);
 }
 
 /* MIN and MAX of 32- and 64-bit floats by the hardware's min and max
