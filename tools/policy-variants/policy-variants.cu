@@ -6,7 +6,9 @@
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
 // Times: median of 5 batches of 20 launches, aligned and 3 elements off, at n = 2^e for each
 // argument e (1 to 30; 22 24 26 28 without arguments).
-// Output: CSV variant,n,offset,resident,regs,us,bits on stdout.
+// Grid: the library's model, min(groups, SMs x resident blocks), fitted by gr_plan_fit; with
+// PV_WAVES="1 2 4" (say) each variant also runs on that many times the SMs x resident blocks.
+// Output: CSV variant,n,offset,resident,regs,us,bits,waves,grid on stdout.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,17 +59,26 @@ int main(int argc, char **argv) {
     for (auto &w : h) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; w = (uint32_t)s & 0x3bff3bffu; }
     CK(cudaMemcpy(buf, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
   }
+  std::vector<unsigned> waves;
+  if (const char *w = getenv("PV_WAVES"))
+    for (char *e; *w; w = e) {
+      const unsigned long k = strtoul(w, &e, 10);
+      if (e == w || k < 1 || k > 64) { fprintf(stderr, "PV_WAVES: numbers 1 to 64\n"); return 2; }
+      waves.push_back((unsigned)k);
+    }
+  if (waves.empty()) waves.push_back(1);
   cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  printf("variant,n,offset,resident,regs,us,bits\n");
+  printf("variant,n,offset,resident,regs,us,bits,waves,grid\n");
   std::vector<unsigned char> ref(32);
   for (uint64_t n : sizes)
     for (int off : {0, 3}) {
       const char *group = "";
-      for (auto &v : vs) {
+      for (auto &v : vs)
+      for (unsigned wv : waves) {
         cudaFuncAttributes fa; CK(cudaFuncGetAttributes(&fa, v.kernel));
         int per_sm; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, GR_LANES, 0));
         gr_plan plan; gr_plan_make(n, v.es, 1, &plan);
-        uint64_t fill = (uint64_t)sms * per_sm;
+        uint64_t fill = (uint64_t)sms * per_sm * wv;
         gr_plan_fit(&plan, (unsigned)std::min<uint64_t>(plan.groups, fill));
         ReduceParams p;
         p.input = buf + off * v.es; p.input2 = nullptr; p.output = out; p.n = n;
@@ -88,8 +99,8 @@ int main(int argc, char **argv) {
           float ms; cudaEventElapsedTime(&ms, a, b); t[rep] = ms * 1000.f / 20;
         }
         std::sort(t, t + 5);
-        printf("%s,%llu,%d,%d,%d,%.2f,%s\n", v.name, (unsigned long long)n, off, per_sm, fa.numRegs, t[2],
-               first ? "ref" : (r == ref ? "same" : "DIFFER"));
+        printf("%s,%llu,%d,%d,%d,%.2f,%s,%u,%u\n", v.name, (unsigned long long)n, off, per_sm, fa.numRegs,
+               t[2], first ? "ref" : (r == ref ? "same" : "DIFFER"), wv, plan.grid);
         fflush(stdout);
       }
     }
