@@ -20,8 +20,12 @@ extern "C" {
  *
  * The block count never changes a result (the reduction order of
  * <gpureduce.h> does not depend on it); it only changes the speed.  A CUDA handle starts from a model:
- * min(groups of tiles, multiprocessors x resident blocks of the kernel from
- * cudaOccupancyMaxActiveBlocksPerMultiprocessor).  gpureduce_autotune()
+ * min(groups of tiles, waves x multiprocessors x resident blocks of the
+ * kernel from cudaOccupancyMaxActiveBlocksPerMultiprocessor), where waves is
+ * 8 when one wave of blocks would give each block 64 tiles or more, 4 for
+ * 32 to 63 and 1 below (a tile is 32 KiB: on an H200's 132 multiprocessors
+ * with 4 resident blocks, 4 waves from 528 MiB of input, 8 from 1056 MiB;
+ * measured in doc/PERFORMANCE.md).  gpureduce_autotune()
  * measures better counts per size bucket and saves them in a text cache;
  * every handle made later for the same device loads the cache at creation.
  *

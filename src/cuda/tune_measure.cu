@@ -112,7 +112,7 @@ gpureduce_status_t tune_bucket(timer *tm, uint64_t n, gpureduce_tune_row_t *row,
   gpureduce_handle *h = tm->h;
   gr_plan plan;
   gr_plan_make(n, gpureduce_type_size(tm->type), 1, &plan);
-  const unsigned model = gr_tune_model_grid(h, tm->type, tm->op, tm->flags, plan.groups);
+  const unsigned model = gr_tune_model_grid(h, tm->type, tm->op, tm->flags, &plan);
   const unsigned resident = h->tune->resident[tm->type][tm->op][gr_tune_f64_index(tm->flags)];
   const unsigned limit = h->tune->max_grid_dim;
   candidate c[GR_TUNE_MAX_CANDIDATES];

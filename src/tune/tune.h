@@ -53,9 +53,11 @@ struct gr_tune {
 unsigned gr_bucket(uint64_t tiles);
 /* Index of flags in the tables' f64 dimension. */
 int gr_tune_f64_index(unsigned flags);
-/* The model: min(groups, SMs x resident blocks of the kernel), at least 1. */
+/* The model: min(groups, waves x SMs x resident blocks of the kernel), at
+ * least 1, where waves is 8 when one wave would give each block 64 of the
+ * plan's tiles or more, 4 for 32 to 63, otherwise 1 (model.c). */
 unsigned gr_tune_model_grid(const struct gpureduce_handle *h, gpureduce_type_t type,
-                            gpureduce_op_t op, unsigned flags, uint64_t groups);
+                            gpureduce_op_t op, unsigned flags, const struct gr_plan *plan);
 /* Block count for a launch of (type, op, flags) over a plan's groups: the
  * tuned count of its bucket, else the model's. */
 unsigned gr_tune_grid(const struct gpureduce_handle *h, gpureduce_type_t type,

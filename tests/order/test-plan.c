@@ -61,10 +61,12 @@ static void check_plan(uint64_t n, size_t es, unsigned grid, int *bad) {
                   (unsigned long long)p.groups, p.grid, g, (unsigned long long)groups, eg);
 }
 
-/* Every tile count up to 70000 (past the 8192 roots), grids 1 to 1200. */
+/* Every tile count up to 70000 (past the 8192 roots), grids 1 to 5280 (8
+ * waves of 132 SMs x 5 blocks, tune/model.c). */
 static void fit_matches_the_rule(void **state) {
   (void)state;
-  static const unsigned grids[] = {1, 2, 3, 7, 64, 128, 132, 256, 264, 396, 511, 512, 528, 660, 792, 1200};
+  static const unsigned grids[] = {1, 2, 3, 7, 64, 128, 132, 256, 264, 396, 511, 512, 528, 660, 792, 1200,
+                                   2112, 4224, 5280};
   int bad = 0;
   long cases = 0;
   for (uint64_t tiles = 0; tiles <= 70000; ++tiles)
