@@ -27,19 +27,23 @@ int gr_tune_f64_index(unsigned flags) { return (flags & GPUREDUCE_ACCUMULATE_F64
  * 8 tiles or more.
  *
  * Why (H200, 2026-12-03; tools/policy-variants with PV_WAVES="1 2 4 8",
- * ten kernels of the policy table, median of 5 batches of 20 launches,
- * every result's bits equal; time at one wave / time at w waves, aligned
- * and 3 elements past alignment): at one wave each block reads one long
- * range; more, shorter ranges finished sooner at the largest sizes:
- *   2^30, 8 waves: 1.003 to 1.012 for the f16, f32, f64 and i32 kernels (20
- *     of 20 above 1), u8 argmin 1.108 / 1.098 (329.8 -> 297.7 us)
- *   2^28, 4 waves: f32 sum 1.004 / 1.005, i32 sum 1.013 / 1.005, f32 max
- *     1.005 / 1.000, f32 argmin 1.001 / 0.998, u8 argmin 1.030 / 1.023,
- *     but f16 argmin (32 tiles a block) 0.981 / 0.980
- *   2^24 and 2^26 (16 tiles a block or fewer), 2 to 8 waves: 0.78 to 0.99
- *     everywhere, since the last block then combines more roots.
- * 8 waves at 2^28 for the 32-bit kernels (64 tiles a block) were 0.994 to
- * 1.006. */
+ * 26 kernels of the policy table over two machine starts, median of 5
+ * batches of 20 launches, every result's bits equal; time at one wave /
+ * time at w waves, aligned and 3 elements past alignment; more in
+ * doc/PERFORMANCE.md): at one wave each block reads one long range; more,
+ * shorter ranges finished sooner at the largest sizes:
+ *   2^30, 8 waves: 1.002 to 1.03 for the sums, products, min/max and
+ *     16- to 64-bit arg ops, 1.03 to 1.06 for NRM2 and bf16 argmax, 1.10
+ *     to 1.11 for the 8-bit arg ops (u8 argmin 329.8 -> 297.7 us); f32
+ *     MEAN_VAR 0.99
+ *   2^28, 4 waves (32 to 63 tiles a block): 1.00 to 1.01 for the 32-bit
+ *     sums and arg ops in one run, 1.02 in the other; 8-bit arg ops 1.02
+ *     to 1.05; f32 MEAN_VAR 0.98 to 0.99
+ *   16 tiles a block or fewer (f32, f16 and u8 to 2^26), 2 to 8
+ *     waves: 0.78 to 1.01, mostly below 1, since the last block then
+ *     combines more roots;
+ *   31 tiles a block (f64 at 2^26, f16 at 2^28), 4 waves: the 64-bit
+ *     kernels 1.00 to 1.03, f16 argmin 0.98: left at one wave. */
 static uint64_t gr_model_waves(uint64_t tiles, uint64_t fill) {
   if (tiles >= fill * 64) return 8;
   if (tiles >= fill * 32) return 4;
