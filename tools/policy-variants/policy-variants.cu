@@ -6,8 +6,9 @@
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
 // Times: median of 5 batches of 20 launches, aligned and 3 elements off, at n = 2^e for each
 // argument e (1 to 30; 22 24 26 28 without arguments).
-// Grid: the library's model, min(groups, SMs x resident blocks), fitted by gr_plan_fit; with
-// PV_WAVES="1 2 4" (say) each variant also runs on that many times the SMs x resident blocks.
+// Grid: min(groups, w x SMs x resident blocks), fitted by gr_plan_fit as the library does, for
+// each w in PV_WAVES ("1 2 4", say; 1 when unset).  The library's model picks w by the tiles a
+// block (src/tune/model.c).
 // Output: CSV variant,n,offset,resident,regs,us,bits,waves,grid on stdout.
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +63,7 @@ int main(int argc, char **argv) {
   std::vector<unsigned> waves;
   if (const char *w = getenv("PV_WAVES"))
     for (char *e; *w; w = e) {
+      if (*w == ' ') { e = const_cast<char *>(w) + 1; continue; }
       const unsigned long k = strtoul(w, &e, 10);
       if (e == w || k < 1 || k > 64) { fprintf(stderr, "PV_WAVES: numbers 1 to 64\n"); return 2; }
       waves.push_back((unsigned)k);
