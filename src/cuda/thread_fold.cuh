@@ -100,14 +100,16 @@ template <class W, bool IsMax> __device__ __forceinline__ W lane_nan() {
   else return __longlong_as_double(IsMax ? 0x7fffffffffffffffll : -1ll);
 }
 
-/* MIN and MAX of 32- and 64-bit floats by the hardware's min and max
- * (FMNMX, DMNMX), with a flag for a NaN seen beside.  PTX's max and min
- * order -0 below +0 and return the number when one operand is a NaN (PTX
- * ISA, Floating Point Instructions: max, min), so the lane's value is the
- * best of its numbers in MinMax's order, or lane_nan when it saw a NaN:
- * two instructions an element.  (The lane it replaced compared ordered
- * integer keys, five or more instructions an element; policy.cuh has the
- * measurement.) */
+/* MIN and MAX of 32- and 64-bit floats by fmax and fmin (PTX max and
+ * min), with a flag for a NaN seen beside.  PTX's max and min order -0
+ * below +0 and return the number when one operand is a NaN (PTX ISA,
+ * Floating Point Instructions: max, min), so the lane's value is the best
+ * of its numbers in MinMax's order, or lane_nan when it saw a NaN.  For
+ * f32 that is FMNMX, two instructions an element with the NaN test; sm_90
+ * has no double min/max instruction, and nvcc makes the f64 one DSETP.MAX
+ * with selects, about six (SASS of the policy-variants build, H200).  (The
+ * lane it replaced compared ordered integer keys, five or more
+ * instructions an element; policy.cuh has the measurement.) */
 template <class Op, bool IsMax> struct NativeMinMaxLane {
   using In = typename Op::In;
   using W = typename Op::Acc; /* float or double */

@@ -14,7 +14,6 @@
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "api/handle.h"
@@ -34,7 +33,6 @@ static struct gpureduce_handle *fake_handle(int sms, unsigned resident) {
   memset(&tune, 0, sizeof tune);
   memset(&handle, 0, sizeof handle);
   tune.resident[GPUREDUCE_F32][GPUREDUCE_SUM][0] = resident;
-  tune.max_grid_dim = 2147483647u;
   handle.sm_count = sms;
   handle.tune = &tune;
   return &handle;

@@ -61,13 +61,13 @@ int main(int argc, char **argv) {
     CK(cudaMemcpy(buf, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
   }
   std::vector<unsigned> waves;
-  if (const char *w = getenv("PV_WAVES"))
-    for (char *e; *w; w = e) {
-      if (*w == ' ') { e = const_cast<char *>(w) + 1; continue; }
-      const unsigned long k = strtoul(w, &e, 10);
-      if (e == w || k < 1 || k > 64) { fprintf(stderr, "PV_WAVES: numbers 1 to 64\n"); return 2; }
-      waves.push_back((unsigned)k);
-    }
+  for (const char *w = getenv("PV_WAVES"); w && *(w += strspn(w, " "));) {
+    char *e;
+    const unsigned long k = strtoul(w, &e, 10);
+    if (e == w || k < 1 || k > 64) { fprintf(stderr, "PV_WAVES: numbers 1 to 64\n"); return 2; }
+    waves.push_back((unsigned)k);
+    w = e;
+  }
   if (waves.empty()) waves.push_back(1);
   cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
   printf("variant,n,offset,resident,regs,us,bits,waves,grid\n");
