@@ -14,6 +14,7 @@
 #include "cuda/cuda.h"
 #include "cuda/device.cuh"
 #include "cuda/dispatch.cuh"
+#include "cuda/policy.cuh"
 #include "order/order.h"
 #include "tune/tune.h"
 
@@ -42,7 +43,8 @@ namespace gr::device_impl {
 
 /* The cache key of the current device, its grid limit, and the resident
  * blocks of every kernel (the model's unit; querying them also checks that
- * each kernel was built for this device and takes GR_LANES threads). */
+ * each kernel was built for this device and takes GR_LANES threads) with
+ * its policy's most waves. */
 gpureduce_status_t describe_device(gpureduce_handle *h, gr_tune *t) {
   cudaDeviceProp prop;
   cudaError_t err = cudaGetDeviceProperties(&prop, h->device);
@@ -76,6 +78,8 @@ gpureduce_status_t describe_device(gpureduce_handle *h, gr_tune *t) {
           err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, GR_LANES, 0);
         if (err != cudaSuccess) return gr::cuda_fail(h, err, "querying the kernels");
         t->resident[type][op][f] = per_sm > 0 ? (unsigned)per_sm : 1u;
+        t->max_waves[type][op][f] =
+            (unsigned)gr::reduce_policy_for((gpureduce_type_t)type, (gpureduce_op_t)op).max_waves;
       }
   return GPUREDUCE_SUCCESS;
 }

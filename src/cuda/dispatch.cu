@@ -6,12 +6,15 @@
  * the block count from the tuning table (tune/model.c), and enqueues the
  * kernel on the handle's stream.  No allocation, no synchronization.
  */
+#include <utility>
+
 #include <cuda_runtime.h>
 
 #include "cuda/cuda.h"
 #include "cuda/device.cuh"
 #include "cuda/dispatch.cuh"
 #include "cuda/ops.cuh"
+#include "cuda/policy.cuh"
 #include "order/order.h"
 #include "tune/tune.h"
 
@@ -21,6 +24,25 @@ const void *gr::reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsi
   if (is_floating(type_family(type)))
     return float_kernel_for(type, op, (flags & GPUREDUCE_ACCUMULATE_F64) != 0);
   return int_kernel_for(type, op);
+}
+
+namespace gr::dispatch_impl {
+
+/* The operation family of each gpureduce_op_t, from OpFor (the same for
+ * every element type). */
+template <int... O>
+OpFamily op_family(gpureduce_op_t op, std::integer_sequence<int, O...>) {
+  static constexpr OpFamily row[] = {
+      OpFor<GPUREDUCE_F32, static_cast<gpureduce_op_t>(O)>::type::kFamily...};
+  return row[op];
+}
+
+} /* namespace gr::dispatch_impl */
+
+const gr::ReducePolicy &gr::reduce_policy_for(gpureduce_type_t type, gpureduce_op_t op) {
+  const OpFamily f = dispatch_impl::op_family(
+      op, std::make_integer_sequence<int, GPUREDUCE_OP_COUNT>{});
+  return kReducePolicies[static_cast<int>(f)][static_cast<int>(type_family(type))];
 }
 
 namespace {

@@ -11,7 +11,9 @@
  *   min_blocks  the register budget, given to ptxas as the resident blocks
  *               per SM it must allow (__launch_bounds__ minBlocks);
  *   shift       how misaligned interior tiles are loaded (Shift);
- *   tree        when the block combines its lanes' values (LaneTree).
+ *   tree        when the block combines its lanes' values (LaneTree);
+ *   max_waves   the most waves of blocks the block-count model launches
+ *               (tune/model.c; 8, the model's most, unless a row says).
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
@@ -66,6 +68,7 @@ struct ReducePolicy {
   int min_blocks;
   Shift shift;
   LaneTree tree = LaneTree::kPerTile;
+  int max_waves = 8;
 };
 
 /*
@@ -267,6 +270,20 @@ struct ReducePolicy {
  * 496.1 -> 512.9.
  */
 /*
+ * Why one wave for the MEAN_VAR of 32- and 64-bit floats (max_waves 1;
+ * H200, 2026-12-03; tools/policy-variants with PV_WAVES="1 4 8", median
+ * of 5 batches of 20 launches, bits equal across grids; us at one wave,
+ * aligned / 3 elements past alignment, and time at one wave / time at the
+ * model's waves).  Its counted fold and 24-byte combine make it compute
+ * bound, and more, shorter ranges only add combines:
+ *   f32 MEAN_VAR  2^28  261.9 / 272.3, 4 waves 0.976 / 0.976
+ *                 2^30 1005.7 / 1045.8, 8 waves 0.972 / 0.977
+ *   f64 MEAN_VAR  2^28  822.1 / 856.0, 4 waves 0.993 / 1.000
+ *                 2^30 3262.5 / 3375.7, 8 waves 1.003 / 1.004
+ * (In the run before, the 16-bit MEAN_VAR gained 2 to 7 % from the waves,
+ * so its column keeps them.)
+ */
+/*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,
  * sm_90, 2026-12-03; not timed): under 3, ptxas gave batched_tiles_kernel
  * of the 64-bit integer sums, products and sums of |x| 72 registers, 3
@@ -329,10 +346,14 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kSequential, 3, Shift::kTwoLoads}},
     /* kMeanVar */
     {{LaneKind::kSequential, 3, Shift::kNeighbour},
-     {LaneKind::kSequential, 2, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 1},
      {LaneKind::kSequential, 2, Shift::kTwoLoads},
      {LaneKind::kSequential, 2, Shift::kTwoLoads}},
 };
+
+/* The policy of (type, op) for host code: the row of the operation's
+ * family, the column of the type's (defined in dispatch.cu). */
+const ReducePolicy &reduce_policy_for(gpureduce_type_t type, gpureduce_op_t op);
 
 /* The row of Op: its policy and its lane. */
 template <class Op> struct PolicyOf {
@@ -341,6 +362,7 @@ template <class Op> struct PolicyOf {
   static constexpr int min_blocks = value.min_blocks;
   static constexpr Shift shift = value.shift;
   static constexpr LaneTree tree = value.tree;
+  static_assert(value.max_waves >= 1, "one wave at least");
   static_assert(tree == LaneTree::kPerTile || Op::kOrderFree,
                 "one lane tree a range only where the order does not decide the value");
   static_assert(shift != Shift::kRealign || Op::kOrderFree,

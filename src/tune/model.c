@@ -5,7 +5,8 @@
  * speed.  A CUDA handle starts from the model
  *     blocks = min(groups of tiles, waves x SMs x resident blocks of the kernel)
  * (resident: cudaOccupancyMaxActiveBlocksPerMultiprocessor, read once at
- * creation by cuda/device.cu; waves: gr_model_waves) and uses a tuned
+ * creation by cuda/device.cu; waves: gr_model_waves, at most the policy
+ * row's max_waves, cuda/policy.cuh) and uses a tuned
  * count for a size bucket when it has one: from the cache file loaded at
  * creation, from gpureduce_autotune(), or set by hand.
  */
@@ -52,9 +53,12 @@ static uint64_t gr_model_waves(uint64_t tiles, uint64_t fill) {
 
 unsigned gr_tune_model_grid(const struct gpureduce_handle *h, gpureduce_type_t type,
                             gpureduce_op_t op, unsigned flags, const struct gr_plan *plan) {
-  const uint64_t fill =
-      (uint64_t)h->sm_count * h->tune->resident[type][op][gr_tune_f64_index(flags)];
-  const uint64_t blocks = fill * gr_model_waves(plan->tiles, fill);
+  const int f = gr_tune_f64_index(flags);
+  const uint64_t fill = (uint64_t)h->sm_count * h->tune->resident[type][op][f];
+  const uint64_t most = h->tune->max_waves[type][op][f];
+  uint64_t waves = gr_model_waves(plan->tiles, fill);
+  if (most && waves > most) waves = most;
+  const uint64_t blocks = fill * waves;
   const uint64_t g = plan->groups < blocks ? plan->groups : blocks; /* at most GR_MAX_ROOTS */
   return g ? (unsigned)g : 1u;
 }

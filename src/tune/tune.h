@@ -41,6 +41,9 @@ typedef unsigned gr_tune_blocks[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT][2][GR_
 struct gr_tune {
   struct gr_tune_key key;
   unsigned resident[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT][2]; /* blocks per SM */
+  /* the most waves the model launches (the policy table's max_waves;
+   * 0: no limit) */
+  unsigned max_waves[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT][2];
   unsigned max_grid_dim;
   gr_tune_blocks blocks;
   gpureduce_tune_cache_t state;
@@ -55,7 +58,8 @@ unsigned gr_bucket(uint64_t tiles);
 int gr_tune_f64_index(unsigned flags);
 /* The model: min(groups, waves x SMs x resident blocks of the kernel), at
  * least 1, where waves is 8 when one wave would give each block 64 of the
- * plan's tiles or more, 4 for 32 to 63, otherwise 1 (model.c). */
+ * plan's tiles or more, 4 for 32 to 63, otherwise 1, and at most the
+ * kernel's max_waves (model.c). */
 unsigned gr_tune_model_grid(const struct gpureduce_handle *h, gpureduce_type_t type,
                             gpureduce_op_t op, unsigned flags, const struct gr_plan *plan);
 /* Block count for a launch of (type, op, flags) over a plan's groups: the

@@ -2,7 +2,8 @@
  * test-tune-model.c - the tuning model's block count (src/tune/model.c):
  * min(groups of tiles, waves x SMs x resident blocks), with 8 waves where
  * one wave would give each block 64 tiles or more, 4 for 32 to 63 and one
- * below, and a tuned count in its size bucket taking the model's place.
+ * below, at most the kernel's max_waves, and a tuned count in its size
+ * bucket taking the model's place.
  * The expected counts are worked out here from that rule, for every tile
  * count around each threshold and at the sizes doc/PERFORMANCE.md
  * measured.  The count changes no bit (test-cuda and test-tune check the
@@ -100,6 +101,31 @@ static void the_model_at_measured_sizes(void **state) {
              p.grid, (unsigned long long)p.groups, p.group_log2);
 }
 
+/* A kernel's max_waves (the policy table's, cuda/policy.cuh) caps the
+ * waves; 0 leaves them to the tiles. */
+static void the_policy_caps_the_waves(void **state) {
+  (void)state;
+  struct gpureduce_handle *h = fake_handle(132, 4);
+  struct gr_plan p;
+  tune.max_waves[GPUREDUCE_F32][GPUREDUCE_SUM][0] = 1;
+  check_bits(528, model_at(h, 131072, &p), "2^30 f32, at most one wave: 132 x 4");
+  check_bits(528, model_at(h, 32768, &p), "2^28 f32, at most one wave: 132 x 4");
+  check_bits(100, model_at(h, 100, &p), "100 tiles, at most one wave: one block a group");
+  tune.max_waves[GPUREDUCE_F32][GPUREDUCE_SUM][0] = 4;
+  check_bits(2112, model_at(h, 131072, &p), "2^30 f32, at most 4 waves");
+  check_bits(2112, model_at(h, 32768, &p), "2^28 f32, 4 waves of at most 4");
+  check_bits(528, model_at(h, 8192, &p), "2^26 f32, one wave of at most 4");
+  tune.max_waves[GPUREDUCE_F32][GPUREDUCE_SUM][0] = 8;
+  check_bits(4224, model_at(h, 131072, &p), "2^30 f32, 8 waves of at most 8");
+  tune.max_waves[GPUREDUCE_F32][GPUREDUCE_SUM][1] = 1; /* GPUREDUCE_ACCUMULATE_F64 */
+  tune.resident[GPUREDUCE_F32][GPUREDUCE_SUM][1] = 2;
+  gr_plan_make(131072 * F32_TILE, 4, 1, &p);
+  check_bits(264, gr_tune_model_grid(h, GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64, &p),
+             "the ACCUMULATE_F64 kernel's own cap: one wave of 132 x 2");
+  check_bits(4224, gr_tune_model_grid(h, GPUREDUCE_F32, GPUREDUCE_SUM, 0, &p),
+             "while the plain kernel keeps 8");
+}
+
 /* A count set for a size bucket replaces the model there only. */
 static void a_tuned_count_replaces_the_model_in_its_bucket(void **state) {
   (void)state;
@@ -121,6 +147,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_waves_follow_the_tiles_a_block),
       cmocka_unit_test(the_model_at_measured_sizes),
+      cmocka_unit_test(the_policy_caps_the_waves),
       cmocka_unit_test(a_tuned_count_replaces_the_model_in_its_bucket),
   };
   return cmocka_run_group_tests_name("tune-model", tests, NULL, NULL);
