@@ -274,8 +274,9 @@ struct ReducePolicy {
  * H200, 2026-12-03; tools/policy-variants with PV_WAVES="1 4 8", median
  * of 5 batches of 20 launches, bits equal across grids; us at one wave,
  * aligned / 3 elements past alignment, and time at one wave / time at the
- * model's waves).  Its counted fold and 24-byte combine make it compute
- * bound, and more, shorter ranges only add combines:
+ * model's waves).  MEAN_VAR's speed is set by its fold, not by memory
+ * (it misses the GB/s target, doc/PERFORMANCE.md), and more, shorter
+ * ranges gave it nothing but more combines:
  *   f32 MEAN_VAR  2^28  261.9 / 272.3, 4 waves 0.976 / 0.976
  *                 2^30 1005.7 / 1045.8, 8 waves 0.972 / 0.977
  *   f64 MEAN_VAR  2^28  822.1 / 856.0, 4 waves 0.993 / 1.000
