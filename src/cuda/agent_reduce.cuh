@@ -52,6 +52,26 @@ constexpr int kStackDepth = 64;
 
 __device__ __forceinline__ uint4 load_chunk(const uint4 *p) { return __ldg(p); }
 
+/* The same, not kept in L1 (Load::kNoAllocate, policy.cuh). */
+__device__ __forceinline__ uint4 load_chunk_no_allocate(const uint4 *p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  uint4 v;
+  asm("ld.global.nc.L1::no_allocate.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];"
+      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+      : "l"(p));
+  return v;
+#else
+  return __ldg(p);
+#endif
+}
+
+template <Load L> __device__ __forceinline__ uint4 load_chunk_as(const uint4 *p) {
+  if constexpr (L == Load::kNoAllocate)
+    return load_chunk_no_allocate(p);
+  else
+    return load_chunk(p);
+}
+
 /* The 16 bytes starting `m` bytes into the 32 bytes a:b, where m = 4*Q + r/8.
  * Q is a template argument so that the word selection costs nothing. */
 template <int Q>
@@ -66,12 +86,14 @@ __device__ __forceinline__ uint4 shift_chunk(const uint4 &a, const uint4 &b,
   return o;
 }
 
-/* The 8 chunks lane threadIdx.x owns in a tile of 16-byte-aligned input. */
+/* The 8 chunks lane threadIdx.x owns in a tile of 16-byte-aligned input,
+ * loaded as L says (policy.cuh). */
+template <Load L = Load::kCached>
 __device__ __forceinline__ void load_lane(const uint4 *chunks, uint64_t tile,
                                           uint4 (&v)[kChunksPerLane]) {
   const uint64_t c0 = tile * GR_TILE_CHUNKS + threadIdx.x;
 #pragma unroll
-  for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk(chunks + c0 + k * kThreads);
+  for (int k = 0; k < kChunksPerLane; ++k) v[k] = load_chunk_as<L>(chunks + c0 + k * kThreads);
 }
 
 /* Lane value of an interior tile whose chunk k (0..7) chunk(k) gives,
@@ -564,7 +586,7 @@ template <class Op> class AgentReduce {
     if (!realigned_interior(tile, misalign_, n_ * sizeof(In)))
       return lane_edge_realigned<Op>(reinterpret_cast<const In *>(blocks_), n_, skew, tile);
     uint4 cur[kChunksPerLane];
-    load_lane(blocks_, tile, cur);
+    load_lane<PolicyOf<Op>::load>(blocks_, tile, cur);
     return fold_lane<Op>(cur, tile, skew);
   }
 
@@ -580,7 +602,7 @@ template <class Op> class AgentReduce {
         });
     }
     uint4 cur[kChunksPerLane];
-    load_lane(blocks_, tile, cur);
+    load_lane<PolicyOf<Op>::load>(blocks_, tile, cur);
     const uint4 after = misalign_ != 0 ? load_after(blocks_, tile) : make_uint4(0, 0, 0, 0);
     if constexpr (PolicyOf<Op>::shift == Shift::kTwoLoads) {
       return fold_lane<Op>(cur, tile); /* aligned: misaligned tiles returned above */

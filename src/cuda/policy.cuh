@@ -13,7 +13,8 @@
  *   shift       how misaligned interior tiles are loaded (Shift);
  *   tree        when the block combines its lanes' values (LaneTree);
  *   max_waves   the most waves of blocks the block-count model launches
- *               (tune/model.c; 8, the model's most, unless a row says).
+ *               (tune/model.c; 8, the model's most, unless a row says);
+ *   load        how the interior tiles' chunks are loaded (Load).
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
@@ -63,12 +64,23 @@ enum class Shift { kTwoLoads, kNeighbour, kRealign };
  *              boundary (below, "Why a barrier a tile"); otherwise none. */
 enum class LaneTree { kPerTile, kPerRange };
 
+/* How AgentReduce loads the 16-byte chunks of an interior tile that it
+ * loads as aligned input's (load_lane, agent_reduce.cuh: aligned input,
+ * realigned tiles, and kNeighbour's blocks; kTwoLoads' two loads a chunk
+ * keep kCached, since the second load of each block hits in L1):
+ *   kCached      __ldg (ld.global.nc), allocated in L1 as any load;
+ *   kNoAllocate  ld.global.nc.L1::no_allocate.L2::128B (sm_75 and later,
+ *                kCached before): not kept in L1, and L2 asked to fetch
+ *                the 128-byte line. */
+enum class Load { kCached, kNoAllocate };
+
 struct ReducePolicy {
   LaneKind lane;
   int min_blocks;
   Shift shift;
   LaneTree tree = LaneTree::kPerTile;
   int max_waves = 8;
+  Load load = Load::kCached;
 };
 
 /*
@@ -285,6 +297,23 @@ struct ReducePolicy {
  * so its column keeps them.)
  */
 /*
+ * Why chunks not kept in L1 (Load::kNoAllocate) for the sums, products,
+ * min/max and arg ops of 32/64-bit floats and wider integers: NOT YET
+ * MEASURED IN THIS FORM.  What led here (H200, 2026-12-03,
+ * doc/PERFORMANCE.md; tools/policy-variants, every load of the kernel
+ * with the hint, separate binaries run in alternation; time with __ldg /
+ * time with the hint, aligned / 3 elements past alignment): at 2^24 f32
+ * argmin 1.04 / 1.05, i32 argmin 1.04 / 1.04, i32 max 1.04 / 1.03, f32
+ * min 1.03 / 1.02, f64 max and u64 sum 1.02 / 1.02, f32 and f64 sum
+ * aligned 1.03 and 1.02; about 1.01 at 2^26, 1.002 to 1.005 at 2^28;
+ * 0.98 to 1.00 at 2^20 and 2^22.  The two-load rows lost 2 to 30 % 3
+ * past alignment (their second loads hit in L1), so kTwoLoads keeps
+ * __ldg for them; the 16-bit rows at 2^24 were 1.00 on one machine start
+ * and 0.88 to 0.94 on another, so they keep __ldg.  To do: policy-variants
+ * with these rows under both loads in one binary (variants.inc), make
+ * check, the sweep.
+ */
+/*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,
  * sm_90, 2026-12-03; not timed): under 3, ptxas gave batched_tiles_kernel
  * of the 64-bit integer sums, products and sums of |x| 72 registers, 3
@@ -317,24 +346,24 @@ struct ReducePolicy {
 constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kSum */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kNoAllocate},
      {LaneKind::kByteDot, 4, Shift::kRealign},
-     {LaneKind::kSequential, 4, Shift::kRealign}},
+     {LaneKind::kSequential, 4, Shift::kRealign, LaneTree::kPerTile, 8, Load::kNoAllocate}},
     /* kProd */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kNoAllocate},
      {LaneKind::kByteProd, 4, Shift::kRealign},
-     {LaneKind::kSequential, 4, Shift::kRealign}},
+     {LaneKind::kSequential, 4, Shift::kRealign, LaneTree::kPerTile, 8, Load::kNoAllocate}},
     /* kMinMax */
     {{LaneKind::kNativeMinMax, 5, Shift::kRealign},
-     {LaneKind::kNativeMinMax, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kNativeMinMax, 4, Shift::kRealign, LaneTree::kPerRange, 8, Load::kNoAllocate},
      {LaneKind::kByteSimd, 4, Shift::kRealign, LaneTree::kPerRange},
-     {LaneKind::kSequential, 3, Shift::kRealign}},
+     {LaneKind::kSequential, 3, Shift::kRealign, LaneTree::kPerTile, 8, Load::kNoAllocate}},
     /* kArg */
     {{LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange},
-     {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange, 8, Load::kNoAllocate},
      {LaneKind::kByteArg, 4, Shift::kRealign, LaneTree::kPerRange},
-     {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange}},
+     {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange, 8, Load::kNoAllocate}},
     /* kDot */
     {{LaneKind::kSequential, 2, Shift::kNeighbour},
      {LaneKind::kSequential, 2, Shift::kNeighbour},
@@ -363,6 +392,7 @@ template <class Op> struct PolicyOf {
   static constexpr int min_blocks = value.min_blocks;
   static constexpr Shift shift = value.shift;
   static constexpr LaneTree tree = value.tree;
+  static constexpr Load load = value.load;
   static_assert(value.max_waves >= 1, "one wave at least");
   static_assert(tree == LaneTree::kPerTile || Op::kOrderFree,
                 "one lane tree a range only where the order does not decide the value");

@@ -1,7 +1,8 @@
 // policy-variants.cu - reduce_kernel under other rows of the policy table, side by side.
 // A developer's experiment, not built or installed: tools/policy-variants/build.sh makes it.
-// Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>>, the
-// library's kernel from its own headers under that row; the first variant of each group is
+// Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
+// chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
+// headers under that row; the first variant of each group is
 // the reference whose result bytes the others must equal ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
 // Times: median of 5 batches of 20 launches, aligned and 3 elements off, at n = 2^e for each
@@ -20,12 +21,14 @@
 #include "order/order.h"
 
 namespace gr {
-template <class Op, int MB, LaneKind LK, Shift S, LaneTree TR> struct Tuned : Op {};
-template <class Op, int MB, LaneKind LK, Shift S, LaneTree TR> struct PolicyOf<Tuned<Op, MB, LK, S, TR>> {
-  static constexpr ReducePolicy value{LK, MB, S, TR};
+template <class Op, int MB, LaneKind LK, Shift S, LaneTree TR, Load LD> struct Tuned : Op {};
+template <class Op, int MB, LaneKind LK, Shift S, LaneTree TR, Load LD>
+struct PolicyOf<Tuned<Op, MB, LK, S, TR, LD>> {
+  static constexpr ReducePolicy value{LK, MB, S, TR, 8, LD};
   static constexpr int min_blocks = MB;
   static constexpr Shift shift = S;
   static constexpr LaneTree tree = TR;
+  static constexpr Load load = LD;
   using Lane = typename LaneOf<Op, LK>::type;
 };
 }
@@ -33,9 +36,10 @@ using namespace gr;
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
 struct Variant { const char *name; const void *kernel; gpureduce_type_t type; size_t es; const char *group; };
-#define V(G, T, OP, MB, LK, SH, TR) Variant{#G " " #T " mb" #MB " " #LK " " #SH " " #TR, \
-  (const void *)&reduce_kernel<Tuned<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LaneKind::LK, Shift::SH, LaneTree::TR>>, \
+#define VL(G, T, OP, MB, LK, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD, \
+  (const void *)&reduce_kernel<Tuned<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>>, \
   GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T}
+#define V(G, T, OP, MB, LK, SH, TR) VL(G, T, OP, MB, LK, SH, TR, kCached)
 
 int main(int argc, char **argv) {
   std::vector<Variant> vs = {
