@@ -8,8 +8,8 @@
 // Times: median of 5 batches of 20 launches, aligned and 3 elements off, at n = 2^e for each
 // argument e (1 to 30; 22 24 26 28 without arguments).
 // Grid: min(groups, w x SMs x resident blocks), fitted by gr_plan_fit as the library does, for
-// each w in PV_WAVES ("1 2 4", say; 1 when unset).  The library's model picks w by the tiles a
-// block (src/tune/model.c).
+// each w in PV_WAVES ("1 2 4", say; 1 when unset).  A w of 0 is the library's model: 8, 4 or 1
+// waves by the tiles a block (src/tune/model.c), at most the library row's max_waves.
 // Output: CSV variant,n,offset,resident,regs,us,bits,waves,grid on stdout.
 #include <cstdio>
 #include <cstdlib>
@@ -35,10 +35,11 @@ struct PolicyOf<Tuned<Op, MB, LK, S, TR, LD>> {
 using namespace gr;
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
-struct Variant { const char *name; const void *kernel; gpureduce_type_t type; size_t es; const char *group; };
+struct Variant { const char *name; const void *kernel; gpureduce_type_t type; size_t es; const char *group; int max_waves; };
 #define VL(G, T, OP, MB, LK, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD, \
   (const void *)&reduce_kernel<Tuned<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>>, \
-  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T}
+  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
+  PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
 #define V(G, T, OP, MB, LK, SH, TR) VL(G, T, OP, MB, LK, SH, TR, kCached)
 
 int main(int argc, char **argv) {
@@ -68,7 +69,7 @@ int main(int argc, char **argv) {
   for (const char *w = getenv("PV_WAVES"); w && *(w += strspn(w, " "));) {
     char *e;
     const unsigned long k = strtoul(w, &e, 10);
-    if (e == w || k < 1 || k > 64) { fprintf(stderr, "PV_WAVES: numbers 1 to 64\n"); return 2; }
+    if (e == w || k > 64) { fprintf(stderr, "PV_WAVES: numbers 0 (the model) to 64\n"); return 2; }
     waves.push_back((unsigned)k);
     w = e;
   }
@@ -80,11 +81,14 @@ int main(int argc, char **argv) {
     for (int off : {0, 3}) {
       const char *group = "";
       for (auto &v : vs)
-      for (unsigned wv : waves) {
+      for (unsigned w0 : waves) {
         cudaFuncAttributes fa; CK(cudaFuncGetAttributes(&fa, v.kernel));
         int per_sm; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, GR_LANES, 0));
         gr_plan plan; gr_plan_make(n, v.es, 1, &plan);
-        uint64_t fill = (uint64_t)sms * per_sm * wv;
+        const uint64_t one = (uint64_t)sms * per_sm; /* one wave: gr_model_waves in tune/model.c */
+        const unsigned wv = w0 ? w0 : std::min<unsigned>(v.max_waves,
+            plan.tiles >= one * 64 ? 8 : plan.tiles >= one * 32 ? 4 : 1);
+        uint64_t fill = one * wv;
         gr_plan_fit(&plan, (unsigned)std::min<uint64_t>(plan.groups, fill));
         ReduceParams p;
         p.input = buf + off * v.es; p.input2 = nullptr; p.output = out; p.n = n;
