@@ -298,20 +298,34 @@ struct ReducePolicy {
  */
 /*
  * Why chunks not kept in L1 (Load::kNoAllocate) for the sums, products,
- * min/max and arg ops of 32/64-bit floats and wider integers: NOT YET
- * MEASURED IN THIS FORM.  What led here (H200, 2026-12-03,
- * doc/PERFORMANCE.md; tools/policy-variants, every load of the kernel
- * with the hint, separate binaries run in alternation; time with __ldg /
- * time with the hint, aligned / 3 elements past alignment): at 2^24 f32
- * argmin 1.04 / 1.05, i32 argmin 1.04 / 1.04, i32 max 1.04 / 1.03, f32
- * min 1.03 / 1.02, f64 max and u64 sum 1.02 / 1.02, f32 and f64 sum
- * aligned 1.03 and 1.02; about 1.01 at 2^26, 1.002 to 1.005 at 2^28;
- * 0.98 to 1.00 at 2^20 and 2^22.  The two-load rows lost 2 to 30 % 3
- * past alignment (their second loads hit in L1), so kTwoLoads keeps
- * __ldg for them; the 16-bit rows at 2^24 were 1.00 on one machine start
- * and 0.88 to 0.94 on another, so they keep __ldg.  To do: policy-variants
- * with these rows under both loads in one binary (variants.inc), make
- * check, the sweep.
+ * min/max and arg ops of 32/64-bit floats and wider integers (H200,
+ * 2026-12-03, doc/PERFORMANCE.md; tools/policy-variants with PV_WAVES=0,
+ * the model's waves, each row under both loads in one binary, run twice
+ * in each order; median of the four, each a median of 5 batches of 20
+ * launches, every result's bits equal; time with __ldg / time with the
+ * hint, aligned / 3 elements past alignment):
+ *   row           2^20         2^22         2^24         2^26         2^28
+ *   f32 argmin    1.000/1.001  1.005/0.992  1.048/1.052  1.013/1.014  1.003/1.004
+ *   i32 argmin    1.001/0.999  1.002/1.003  1.045/1.055  1.013/1.013  1.004/1.003
+ *   f32 min       0.998/0.998  1.001/1.005  1.031/1.029  1.009/1.010  1.004/1.004
+ *   i32 max       1.001/1.001  1.003/1.006  1.035/1.036  1.008/1.008  1.003/1.003
+ *   f32 sum       0.996/0.999  1.004/1.002  1.032/1.000  1.008/1.001  1.003/1.000
+ *   f64 sum       1.005/0.995  1.005/0.999  1.018/0.999  1.005/0.999  1.002/1.000
+ *   u64 sum       1.005/0.989  1.002/0.980  1.016/1.020  1.006/1.005  1.002/1.001
+ *   f64 max       0.999/0.986  0.996/0.974  1.017/1.019  1.007/1.005  1.003/1.002
+ * (2^30: 0.998 to 1.002.)  The two-load rows (f32, f64 sum) gain only
+ * aligned: their misaligned tiles keep __ldg, since the second load of
+ * each block hits in L1 (they lost 2 to 30 % with the hint there).  The
+ * 64-bit rows lose 1 to 3 % 3 past alignment at 2^20 to 2^22, where
+ * in the sweep with the hint every one of them but f64 min/max is 1.6 %
+ * or more ahead of CUB; f64 min/max at 2^22 were behind CUB already (the
+ * fold, thread_fold.cuh) and fell further, to 0.91 to 0.96.
+ * Not taken for the 16- and 8-bit rows, which gain 2 to 4 % at 2^26 but
+ * lose at 2^24 (f16 argmin 0.927/0.930, f16 max 0.984/0.985, u8 argmin
+ * 0.994/0.992), nor for MEAN_VAR (f64 0.957 aligned at 2^22, nothing
+ * from 2^26).  In the sweep (reduce-bench --sweep-1d) the 11 rows at
+ * 2^24 behind CUB went ahead: f32 argmin 23.00 -> 22.03 us, i32 argmax 3
+ * past 22.76 -> 21.67, f32 min 20.89 -> 20.16.
  */
 /*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,
