@@ -2,7 +2,8 @@
 // A developer's experiment, not built or installed: tools/policy-variants/build.sh makes it.
 // Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
 // chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
-// headers under that row; the first variant of each group is
+// headers under that row, or the same with an experimental lane of lanes.cuh (VX); the
+// first variant of each group is
 // the reference whose result bytes the others must equal ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
 // Times: median of 5 batches of 20 launches, aligned and 3 elements off, at n = 2^e for each
@@ -32,6 +33,7 @@ struct PolicyOf<Tuned<Op, MB, LK, S, TR, LD>> {
   using Lane = typename LaneOf<Op, LK>::type;
 };
 }
+#include "lanes.cuh"
 using namespace gr;
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
@@ -41,6 +43,10 @@ struct Variant { const char *name; const void *kernel; gpureduce_type_t type; si
   GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
   PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
 #define V(G, T, OP, MB, LK, SH, TR) VL(G, T, OP, MB, LK, SH, TR, kCached)
+#define VX(G, T, OP, MB, LN, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LN " " #SH " " #TR " " #LD, \
+  (const void *)&reduce_kernel<TunedLane<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LN, Shift::SH, LaneTree::TR, Load::LD>>, \
+  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
+  PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
 
 int main(int argc, char **argv) {
   std::vector<Variant> vs = {
