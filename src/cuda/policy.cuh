@@ -318,8 +318,9 @@ struct ReducePolicy {
  * each block hits in L1 (they lost 2 to 30 % with the hint there).  The
  * 64-bit rows lose 1 to 3 % 3 past alignment at 2^20 to 2^22, where
  * in the sweep with the hint every one of them but f64 min/max is 1.6 %
- * or more ahead of CUB; f64 min/max at 2^22 were behind CUB already (the
- * fold, thread_fold.cuh) and fell further, to 0.91 to 0.96.
+ * or more ahead of CUB; f64 min/max at 2^22 were behind CUB already
+ * (not the lane's fold: doc/PERFORMANCE.md) and fell further, to 0.91 to
+ * 0.96.
  * Not taken for the 16- and 8-bit rows, which gain 2 to 4 % at 2^26 but
  * lose at 2^24 (f16 argmin 0.927/0.930, f16 max 0.984/0.985, u8 argmin
  * 0.994/0.992), nor for MEAN_VAR (f64 0.957 aligned at 2^22, nothing
