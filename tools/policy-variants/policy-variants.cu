@@ -3,8 +3,8 @@
 // Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
 // chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
 // headers under that row, or the same with an experimental lane of lanes.cuh (VX); the
-// first variant of each group is
-// the reference whose result bytes the others must equal ("same", else "DIFFER").
+// first variant of each group is the reference whose result bytes the others must equal
+// ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
 // Times: median of 5 batches of 20 launches, aligned and 3 elements off, at n = 2^e for each
 // argument e (1 to 30; 22 24 26 28 without arguments).
