@@ -100,6 +100,23 @@ template <class Op, bool Nan> struct SelectMinMaxLane {
 };
 template <class Op> using SelectNan = SelectMinMaxLane<Op, true>;
 template <class Op> using SelectBare = SelectMinMaxLane<Op, false>;
+
+/* Op with MinMax::combine (ops.cuh) for floats without branches: the same value, since the
+ * result is a if a is a NaN, else b if b is, else PTX max/min, which orders -0 below +0 as
+ * MinMax does (NativeMinMaxLane relies on the same).  combine is what the lane tree, the
+ * range tree and the last block's roots use; for doubles MinMax::combine branches (BSSY/BRA
+ * in the SASS).  Not measured yet: VC(...) in variants.inc runs it. */
+template <class Op> struct FlatCombine : Op {
+  using Acc = typename Op::Acc;
+  __device__ static Acc combine(Acc a, Acc b) {
+    if constexpr (std::is_floating_point<Acc>::value) {
+      const Acc m = Op::kIsMax ? fmax(a, b) : fmin(a, b);
+      return a != a ? a : (b != b ? b : m);
+    } else {
+      return Op::combine(a, b);
+    }
+  }
+};
 } /* namespace gr */
 
 #endif

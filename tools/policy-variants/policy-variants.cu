@@ -2,7 +2,8 @@
 // A developer's experiment, not built or installed: tools/policy-variants/build.sh makes it.
 // Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
 // chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
-// headers under that row, or the same with an experimental lane of lanes.cuh (VX); the
+// headers under that row, or the same with an experimental lane of lanes.cuh (VX) or with
+// lanes.cuh's FlatCombine for the operation's combine (VC); the
 // first variant of each group is the reference whose result bytes the others must equal
 // ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
@@ -45,6 +46,11 @@ struct Variant { const char *name; const void *kernel; gpureduce_type_t type; si
 #define V(G, T, OP, MB, LK, SH, TR) VL(G, T, OP, MB, LK, SH, TR, kCached)
 #define VX(G, T, OP, MB, LN, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LN " " #SH " " #TR " " #LD, \
   (const void *)&reduce_kernel<TunedLane<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LN, Shift::SH, LaneTree::TR, Load::LD>>, \
+  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
+  PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
+
+#define VC(G, T, OP, MB, LK, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " flat", \
+  (const void *)&reduce_kernel<Tuned<FlatCombine<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>>, \
   GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
   PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
 
