@@ -1,6 +1,7 @@
 // lanes.cuh - experimental lanes for tools/policy-variants (a developer's experiment, not
 // built or installed).  VX(G, T, OP, MB, LANE, SH, TR, LD) in variants.inc runs reduce_kernel
-// with LANE<Op> as its lane.
+// with LANE<Op> as its lane; VC(G, T, OP, MB, LK, SH, TR, LD) runs the row with FlatCombine<Op>
+// (below) as its operation.
 #ifndef GR_PV_LANES_CUH
 #define GR_PV_LANES_CUH
 
