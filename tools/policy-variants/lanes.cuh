@@ -21,8 +21,13 @@ struct PolicyOf<TunedLane<Op, MB, LN, S, TR, LD>> {
 /* NativeMinMaxLane (thread_fold.cuh) with A running values, chunk K folded into value
  * K % A, so the chain of dependent min/max across the 8 chunks is 8 / A long; the A values
  * meet in a tree at finish.  MIN and MAX do not depend on the order, so the value is the
- * same. */
-template <class Op, int A> struct SplitMinMaxLane {
+ * same (Split2, Split4).
+ * With Select, a bound rather than a lane the library could use: compare and select (CUB's
+ * cuda::maximum) instead of fmax/fmin, with (SelectNan) or without (SelectBare, Nan false)
+ * the NaN flag.  -0 and +0 tie, so the first wins, and without the flag a NaN is lost: wrong
+ * for the library's MIN/MAX, but not on policy-variants' input (positive finite values),
+ * whose bits it gives. */
+template <class Op, int A, bool Select, bool Nan> struct ExperimentMinMaxLane {
   using In = typename Op::In;
   using W = typename Op::Acc;
   static constexpr bool IsMax = Op::kIsMax;
@@ -30,7 +35,10 @@ template <class Op, int A> struct SplitMinMaxLane {
     W best[A];
     bool nan;
   };
-  __device__ static W best(W a, W b) { return IsMax ? fmax(a, b) : fmin(a, b); }
+  __device__ static W best(W a, W b) {
+    if constexpr (Select) return IsMax ? (b > a ? b : a) : (b < a ? b : a);
+    else return IsMax ? fmax(a, b) : fmin(a, b);
+  }
   __device__ static State init() {
     State s;
     for (int a = 0; a < A; ++a) s.best[a] = Op::identity();
@@ -42,8 +50,10 @@ template <class Op, int A> struct SplitMinMaxLane {
     W e[V];
     memcpy(e, &v, sizeof e);
     bool nan = false;
+    if constexpr (Nan) {
 #pragma unroll
-    for (int j = 0; j < V; ++j) nan |= e[j] != e[j];
+      for (int j = 0; j < V; ++j) nan |= e[j] != e[j];
+    }
 #pragma unroll
     for (int step = 1; step < V; step *= 2)
 #pragma unroll
@@ -62,45 +72,10 @@ template <class Op, int A> struct SplitMinMaxLane {
     return s.nan ? lane_nan<W, IsMax>() : b[0];
   }
 };
-template <class Op> using Split2 = SplitMinMaxLane<Op, 2>;
-template <class Op> using Split4 = SplitMinMaxLane<Op, 4>;
-
-/* A bound, not a lane the library could use: compare and select (CUB's cuda::maximum),
- * with (Nan) or without the NaN flag.  -0 and +0 tie, so the first wins, and without the
- * flag a NaN is lost: wrong for the library's MIN/MAX, but not on policy-variants' input
- * (positive finite values), whose bits it gives. */
-template <class Op, bool Nan> struct SelectMinMaxLane {
-  using In = typename Op::In;
-  using W = typename Op::Acc;
-  static constexpr bool IsMax = Op::kIsMax;
-  struct State {
-    W best;
-    bool nan;
-  };
-  __device__ static W best(W a, W b) { return IsMax ? (b > a ? b : a) : (b < a ? b : a); }
-  __device__ static State init() { return State{Op::identity(), false}; }
-  template <int K> __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
-    constexpr int V = kChunkElems(sizeof(In));
-    W e[V];
-    memcpy(e, &v, sizeof e);
-    bool nan = false;
-    if constexpr (Nan) {
-#pragma unroll
-      for (int j = 0; j < V; ++j) nan |= e[j] != e[j];
-    }
-#pragma unroll
-    for (int step = 1; step < V; step *= 2)
-#pragma unroll
-      for (int j = 0; j + step < V; j += 2 * step) e[j] = best(e[j], e[j + step]);
-    s.best = K == 0 ? e[0] : best(s.best, e[0]);
-    s.nan = K == 0 ? nan : (s.nan || nan);
-  }
-  __device__ static W finish(const State &s, uint64_t) {
-    return s.nan ? lane_nan<W, IsMax>() : s.best;
-  }
-};
-template <class Op> using SelectNan = SelectMinMaxLane<Op, true>;
-template <class Op> using SelectBare = SelectMinMaxLane<Op, false>;
+template <class Op> using Split2 = ExperimentMinMaxLane<Op, 2, false, true>;
+template <class Op> using Split4 = ExperimentMinMaxLane<Op, 4, false, true>;
+template <class Op> using SelectNan = ExperimentMinMaxLane<Op, 1, true, true>;
+template <class Op> using SelectBare = ExperimentMinMaxLane<Op, 1, true, false>;
 
 /* Op with MinMax::combine (ops.cuh) for floats without branches: the same value, since the
  * result is a if a is a NaN, else b if b is, else PTX max/min, which orders -0 below +0 as

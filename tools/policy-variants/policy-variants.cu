@@ -39,20 +39,17 @@ using namespace gr;
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
 struct Variant { const char *name; const void *kernel; gpureduce_type_t type; size_t es; const char *group; int max_waves; };
-#define VL(G, T, OP, MB, LK, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD, \
-  (const void *)&reduce_kernel<Tuned<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>>, \
-  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
-  PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
+#define PV_OP(T, OP) OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type
+/* The variant NAME of group G: reduce_kernel<...> (the rest), over elements of type T. */
+#define PV_VARIANT(G, T, OP, NAME, ...) Variant{NAME, (const void *)&reduce_kernel<__VA_ARGS__>, \
+  GPUREDUCE_##T, sizeof(typename PV_OP(T, OP)::In), #G "-" #T, PolicyOf<PV_OP(T, OP)>::value.max_waves}
+#define VL(G, T, OP, MB, LK, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD, \
+  Tuned<PV_OP(T, OP), MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>)
 #define V(G, T, OP, MB, LK, SH, TR) VL(G, T, OP, MB, LK, SH, TR, kCached)
-#define VX(G, T, OP, MB, LN, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LN " " #SH " " #TR " " #LD, \
-  (const void *)&reduce_kernel<TunedLane<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type, MB, LN, Shift::SH, LaneTree::TR, Load::LD>>, \
-  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
-  PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
-
-#define VC(G, T, OP, MB, LK, SH, TR, LD) Variant{#G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " flat", \
-  (const void *)&reduce_kernel<Tuned<FlatCombine<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>>, \
-  GPUREDUCE_##T, sizeof(typename OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type::In), #G "-" #T, \
-  PolicyOf<OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type>::value.max_waves}
+#define VX(G, T, OP, MB, LN, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LN " " #SH " " #TR " " #LD, \
+  TunedLane<PV_OP(T, OP), MB, LN, Shift::SH, LaneTree::TR, Load::LD>)
+#define VC(G, T, OP, MB, LK, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " flat", \
+  Tuned<FlatCombine<PV_OP(T, OP)>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>)
 
 int main(int argc, char **argv) {
   std::vector<Variant> vs = {
