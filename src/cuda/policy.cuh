@@ -329,6 +329,22 @@ struct ReducePolicy {
  * past 22.76 -> 21.67, f32 min 20.89 -> 20.16.
  */
 /*
+ * Why the 8-bit arg ops keep 4 blocks under the branch-free Byte8ArgLane
+ * (thread_fold.cuh; H200, 2026-12-03; tools/policy-variants, PV_WAVES=0,
+ * two orders run twice, median of the four; us aligned / 3 past
+ * alignment; every result's bits equal to the old lane's):
+ *   u8 argmin       2^20         2^24          2^26          2^28          2^30
+ *   old lane {4}    8.05/8.25    11.62/11.93   29.29/29.62   88.91/89.27   301.1/301.7
+ *   new lane {4}    6.34/6.71     8.32/8.61    22.35/22.59   66.13/66.12   239.8/240.0
+ *   new lane {3}    6.32/6.73     9.13/9.71    23.61/24.75   78.01/78.41   243.9/243.9
+ * i8 argmax the same (old {4} 98.24 us at 2^28, new {4} 66.05, {3} 80.36).
+ * The new lane takes 64 registers under 4 blocks and spills nothing; a
+ * first form that kept all 8 chunks until finish needed 79 (3 blocks) or
+ * spilled 124 bytes under 4.  Not kept in L1 (kNoAllocate) it gained 4 %
+ * at 2^26 and 1.4 % at 2^28; not taken yet, for want of device time to
+ * test it.
+ */
+/*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,
  * sm_90, 2026-12-03; not timed): under 3, ptxas gave batched_tiles_kernel
  * of the 64-bit integer sums, products and sums of |x| 72 registers, 3
