@@ -216,21 +216,25 @@ template <gpureduce_type_t T, bool IsMax> struct MinMax {
   }
   __device__ static Acc lift(In x, uint64_t) { return E::widen(x); }
   /* NaN wins; -0 is below +0; otherwise the usual order.  The result is
-   * one of a and b, so any order of combination gives the same answer. */
+   * one of a and b, so any order of combination gives the same answer.
+   * Floats without a branch: PTX max/min (fmax, fmin) orders -0 below +0
+   * and gives the number when one operand is a NaN, so the NaN is chosen
+   * by select.  It replaced a NaN test, another, then a test of equality
+   * and the sign, which branched (BSSY/BRA in the SASS) in every lane
+   * tree, range tree and root combine.  The partial-input tests' ties,
+   * +-0 and NaNs (tests/lib/partial.c) check it against tests/lib/reference.c. */
   __device__ static Acc combine(Acc a, Acc b) {
-    if (is_nan(a)) return a;
-    if (is_nan(b)) return b;
-    if (a == b) return IsMax ? (signbit_of(a) ? b : a) : (signbit_of(a) ? a : b);
-    return (IsMax ? (a > b) : (a < b)) ? a : b;
+    if constexpr (E::is_float) {
+      const Acc m = IsMax ? fmax(a, b) : fmin(a, b);
+      return is_nan(a) ? a : (is_nan(b) ? b : m);
+    } else {
+      return (IsMax ? (a > b) : (a < b)) ? a : b;
+    }
   }
   __device__ static Out finish(Acc a) { return fin(a); }
   __device__ static Out empty() { return fin(identity()); }
 
  private:
-  template <class W> __device__ static bool signbit_of(W x) {
-    if constexpr (std::is_floating_point<W>::value) return signbit(x);
-    else return false;
-  }
   __device__ static Out fin(Acc a) {
     if constexpr (T == GPUREDUCE_F16 || T == GPUREDUCE_BF16) {
       if (is_nan(a)) return E::canonical_nan;
