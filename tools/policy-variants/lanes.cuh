@@ -1,6 +1,6 @@
 // lanes.cuh - experimental lanes for tools/policy-variants (a developer's experiment, not
 // built or installed).  VX(G, T, OP, MB, LANE, SH, TR, LD) in variants.inc runs reduce_kernel
-// with LANE<Op> as its lane; VC(G, T, OP, MB, LK, SH, TR, LD) runs the row with FlatCombine<Op>
+// with LANE<Op> as its lane; VC(G, T, OP, MB, LK, SH, TR, LD) runs the row with BranchCombine<Op>
 // (below) as its operation.
 #ifndef GR_PV_LANES_CUH
 #define GR_PV_LANES_CUH
@@ -77,20 +77,53 @@ template <class Op> using Split4 = ExperimentMinMaxLane<Op, 4, false, true>;
 template <class Op> using SelectNan = ExperimentMinMaxLane<Op, 1, true, true>;
 template <class Op> using SelectBare = ExperimentMinMaxLane<Op, 1, true, false>;
 
-/* Op with MinMax::combine (ops.cuh) for floats without branches: the same value, since the
- * result is a if a is a NaN, else b if b is, else PTX max/min, which orders -0 below +0 as
- * MinMax does (NativeMinMaxLane relies on the same).  combine is what the lane tree, the
- * range tree and the last block's roots use; for doubles MinMax::combine branches (BSSY/BRA
- * in the SASS).  Not measured yet: VC(...) in variants.inc runs it. */
-template <class Op> struct FlatCombine : Op {
+/* Op with the MinMax::combine (ops.cuh) the library had before its float combine lost its
+ * branches (2026-12-03), as the baseline to time it against: a NaN test, another, then
+ * equality and the sign (BSSY/BRA in the SASS), in the lane tree, the range tree and the
+ * last block's roots.  The same value. */
+template <class Op> struct BranchCombine : Op {
   using Acc = typename Op::Acc;
   __device__ static Acc combine(Acc a, Acc b) {
     if constexpr (std::is_floating_point<Acc>::value) {
-      const Acc m = Op::kIsMax ? fmax(a, b) : fmin(a, b);
-      return a != a ? a : (b != b ? b : m);
+      if (a != a) return a;
+      if (b != b) return b;
+      if (a == b) return Op::kIsMax ? (signbit(a) ? b : a) : (signbit(a) ? a : b);
+      return (Op::kIsMax ? (a > b) : (a < b)) ? a : b;
     } else {
       return Op::combine(a, b);
     }
+  }
+};
+
+/* The 8-bit arg lane the library had before Byte8ArgLane lost its branch (2026-12-03), as
+ * the baseline to time it against: each chunk's best byte by vmin4/vmax4, and the chunk
+ * searched for its first occurrence whenever that beats the lane's best. */
+template <class Op> struct Byte8ArgBranch {
+  static constexpr bool Signed = Op::kType == GPUREDUCE_I8, IsMax = Op::kIsMax;
+  struct State {
+    int best;
+    int pos;
+  };
+  __device__ static State init() { return State{0, -1}; }
+  template <int K> __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
+    const uint32_t w = vbest4<Signed, IsMax>(vbest4<Signed, IsMax>(v.x, v.y),
+                                             vbest4<Signed, IsMax>(v.z, v.w));
+    const int b = best_byte<Signed, IsMax>(w);
+    if (K == 0 || (IsMax ? b > s.best : b < s.best)) {
+      const uint32_t bb = (uint32_t)(uint8_t)b * 0x01010101u;
+      const uint32_t m0 = __vcmpeq4(v.x, bb), m1 = __vcmpeq4(v.y, bb),
+                     m2 = __vcmpeq4(v.z, bb), m3 = __vcmpeq4(v.w, bb);
+      const int j = m0 ? (__ffs(m0) - 1) / 8
+                  : m1 ? 4 + (__ffs(m1) - 1) / 8
+                  : m2 ? 8 + (__ffs(m2) - 1) / 8
+                       : 12 + (__ffs(m3) - 1) / 8;
+      s.best = b;
+      s.pos = K * 16 + j;
+    }
+  }
+  __device__ static typename Op::Acc finish(const State &s, uint64_t first) {
+    const uint64_t k = (uint64_t)(s.pos / 16), j = (uint64_t)(s.pos % 16);
+    return typename Op::Acc{(typename Op::W)s.best, first + k * GR_LANES * 16 + j};
   }
 };
 } /* namespace gr */

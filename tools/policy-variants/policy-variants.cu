@@ -3,7 +3,7 @@
 // Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
 // chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
 // headers under that row, or the same with an experimental lane of lanes.cuh (VX) or with
-// lanes.cuh's FlatCombine for the operation's combine (VC); the
+// lanes.cuh's BranchCombine for the operation's combine (VC); the
 // first variant of each group is the reference whose result bytes the others must equal
 // ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit).
@@ -48,8 +48,8 @@ struct Variant { const char *name; const void *kernel; gpureduce_type_t type; si
 #define V(G, T, OP, MB, LK, SH, TR) VL(G, T, OP, MB, LK, SH, TR, kCached)
 #define VX(G, T, OP, MB, LN, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LN " " #SH " " #TR " " #LD, \
   TunedLane<PV_OP(T, OP), MB, LN, Shift::SH, LaneTree::TR, Load::LD>)
-#define VC(G, T, OP, MB, LK, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " flat", \
-  Tuned<FlatCombine<PV_OP(T, OP)>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>)
+#define VC(G, T, OP, MB, LK, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " branch", \
+  Tuned<BranchCombine<PV_OP(T, OP)>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>)
 
 int main(int argc, char **argv) {
   std::vector<Variant> vs = {
