@@ -379,7 +379,8 @@ template <class Op, bool Signed, bool IsMax> struct Byte8MinMaxLane {
  * (the low byte is 0..255, below one step of the high byte), so the
  * running best of several words keeps the best high byte of each half.
  * One min.u16x2 or min.s16x2 (__vminu2, __vmins2) from sm_90; before,
- * the intrinsics are emulated, at about vmin4's cost. */
+ * the intrinsics are emulated (on sm_80, two 32-bit min/max and the
+ * moves of the halves, in the PTX). */
 template <bool Signed, bool IsMax> __device__ __forceinline__ uint32_t vbest2(uint32_t a, uint32_t b) {
   if constexpr (Signed) return IsMax ? __vmaxs2(a, b) : __vmins2(a, b);
   else return IsMax ? __vmaxu2(a, b) : __vminu2(a, b);
@@ -392,8 +393,8 @@ template <bool Signed, bool IsMax> __device__ __forceinline__ uint32_t vbest2(ui
  * (strictly: ties keep the earlier element) becomes the lane's best chunk
  * by select, its 16 bytes kept; at finish, the best byte's first place in
  * that chunk, by the zero-byte test of "Bit Twiddling Hacks" (S. E.
- * Anderson, "Determine if a word has a zero byte").  The lane
- * it replaced searched each such chunk at once, in a branch that some
+ * Anderson, "Determine if a word has a zero byte").  The lane it
+ * replaced searched every such chunk as it came, in a branch that some
  * lane of nearly every warp took: 1.26 to 1.49 times slower from 2^24
  * (policy.cuh has the figures). */
 template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
