@@ -450,7 +450,7 @@ enum class LaneKind {
   kByteDot,     /* Byte8SumLane: dp4a, four bytes (|x|, x*x) a step */
   kByteProd,    /* Byte8ProdLane: four bytes multiplied in 32 bits */
   kByteSimd,    /* Byte8MinMaxLane: vmin4/vmax4 over four bytes */
-  kByteArg      /* Byte8ArgLane: vmin4/vmax4, then the first match */
+  kByteArg      /* Byte8ArgLane: min/max.u16x2, then the first match */
 };
 
 /* The lane of kind K for operation Op. */
