@@ -18,64 +18,9 @@ struct PolicyOf<TunedLane<Op, MB, LN, S, TR, LD>> {
   using Lane = LN<Op>;
 };
 
-/* NativeMinMaxLane (thread_fold.cuh) with A running values, chunk K folded into value
- * K % A, so the chain of dependent min/max across the 8 chunks is 8 / A long; the A values
- * meet in a tree at finish.  MIN and MAX do not depend on the order, so the value is the
- * same (Split2, Split4).
- * With Select, a bound rather than a lane the library could use: compare and select (CUB's
- * cuda::maximum) instead of fmax/fmin, with (SelectNan) or without (SelectBare, Nan false)
- * the NaN flag.  -0 and +0 tie, so the first wins, and without the flag a NaN is lost: wrong
- * for the library's MIN/MAX, but not on policy-variants' input (positive finite values),
- * whose bits it gives. */
-template <class Op, int A, bool Select, bool Nan> struct ExperimentMinMaxLane {
-  using In = typename Op::In;
-  using W = typename Op::Acc;
-  static constexpr bool IsMax = Op::kIsMax;
-  struct State {
-    W best[A];
-    bool nan;
-  };
-  __device__ static W best(W a, W b) {
-    if constexpr (Select) return IsMax ? (b > a ? b : a) : (b < a ? b : a);
-    else return IsMax ? fmax(a, b) : fmin(a, b);
-  }
-  __device__ static State init() {
-    State s;
-    for (int a = 0; a < A; ++a) s.best[a] = Op::identity();
-    s.nan = false;
-    return s;
-  }
-  template <int K> __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
-    constexpr int V = kChunkElems(sizeof(In));
-    W e[V];
-    memcpy(e, &v, sizeof e);
-    bool nan = false;
-    if constexpr (Nan) {
-#pragma unroll
-      for (int j = 0; j < V; ++j) nan |= e[j] != e[j];
-    }
-#pragma unroll
-    for (int step = 1; step < V; step *= 2)
-#pragma unroll
-      for (int j = 0; j + step < V; j += 2 * step) e[j] = best(e[j], e[j + step]);
-    s.best[K % A] = K < A ? e[0] : best(s.best[K % A], e[0]);
-    s.nan = K == 0 ? nan : (s.nan || nan);
-  }
-  __device__ static W finish(const State &s, uint64_t) {
-    W b[A];
-#pragma unroll
-    for (int a = 0; a < A; ++a) b[a] = s.best[a];
-#pragma unroll
-    for (int step = 1; step < A; step *= 2)
-#pragma unroll
-      for (int a = 0; a + step < A; a += 2 * step) b[a] = best(b[a], b[a + step]);
-    return s.nan ? lane_nan<W, IsMax>() : b[0];
-  }
-};
-template <class Op> using Split2 = ExperimentMinMaxLane<Op, 2, false, true>;
-template <class Op> using Split4 = ExperimentMinMaxLane<Op, 4, false, true>;
-template <class Op> using SelectNan = ExperimentMinMaxLane<Op, 1, true, true>;
-template <class Op> using SelectBare = ExperimentMinMaxLane<Op, 1, true, false>;
+/* The experimental f64/f32 min/max lanes (2 or 4 running values, compare and select) of
+ * PERFORMANCE.md's "Chunks not kept in L1" section were timed and gave nothing; they are in
+ * git history (7f6d418), no longer here. */
 
 /* Op with the MinMax::combine (ops.cuh) the library had before its float combine lost its
  * branches (2026-12-03), as the baseline to time it against: a NaN test, another, then
