@@ -340,9 +340,47 @@ struct ReducePolicy {
  * i8 argmax the same (old {4} 98.24 us at 2^28, new {4} 66.05, {3} 80.36).
  * The new lane takes 64 registers under 4 blocks and spills nothing; a
  * first form that kept all 8 chunks until finish needed 79 (3 blocks) or
- * spilled 124 bytes under 4.  Not kept in L1 (kNoAllocate) it gained 4 %
- * at 2^26 and 1.4 % at 2^28; not taken yet, for want of device time to
- * test it.
+ * spilled 124 bytes under 4.
+ * Why its chunks are not kept in L1 (kNoAllocate; the same runs, time with
+ * __ldg / time with the hint, aligned / 3 past alignment; bits equal):
+ *   row          2^20         2^24         2^26         2^28         2^30
+ *   u8 argmin    0.998/1.000  1.003/1.002  1.042/1.052  1.012/1.015  1.003/1.003
+ *   i8 argmax    1.001/1.000  1.000/1.002  1.039/1.051  1.013/1.014  1.003/1.003
+ * (u8 argmin 2^28: 67.33 -> 66.5 us.)  The old lane had lost at 2^24 with
+ * the hint (0.994/0.992, above); this one does not.
+ */
+/*
+ * Why the NRM2 lanes (H200, 2026-12-03; tools/policy-variants with
+ * PV_WAVES=0 and PV_MEDIUM=1, every float value medium; two orders run
+ * twice, median of the four; time of the sequential lane {3 blocks} /
+ * time of the row, aligned / 3 past alignment; every result's bits equal):
+ *   row                    2^20         2^24         2^26         2^28         2^30
+ *   f16 kNrm2Medium {3}    1.066/0.983  1.508/1.411  1.398/1.371  1.376/1.400  1.405/1.446
+ *   f16 kNrm2Medium {4}    1.068/0.991  1.764/1.523  1.632/1.607  1.541/1.583  1.435/1.475
+ *   bf16 kNrm2Medium {3}   1.043/0.992  1.319/1.273  1.311/1.284  1.334/1.335  1.418/1.399
+ *   bf16 kNrm2Medium {4}   1.051/0.987  1.505/1.373  1.611/1.556  1.551/1.534  1.462/1.469
+ *   f32 kNrm2Medium {3}    0.979/0.989  1.079/1.076  1.067/1.080  1.021/1.044  1.021/1.061
+ *   f32 kNrm2Medium {4}    0.977/0.985  1.191/1.180  1.290/1.301  1.080/1.102  1.031/1.070
+ *   f64 kNrm2Medium {3}    0.953/0.975  0.981/0.991  0.987/0.986  0.996/0.997  0.996/1.012
+ *   f64 kNrm2Medium {4}    0.954/0.975  1.166/1.168  1.116/1.123  1.019/1.025  1.001/1.021
+ *   i32 kNrm2Medium {3}    1.063/1.010  1.154/1.178  1.106/1.173  1.091/1.176  1.175/1.240
+ *   i32 kNrm2Medium {4}    1.060/1.018  1.160/1.215  1.259/1.331  1.074/1.158  1.130/1.175
+ *   i64 kNrm2Medium {3}    1.059/1.018  1.005/1.068  1.007/1.045  1.003/1.015  1.003/1.055
+ *   i64 kNrm2Medium {4}    1.027/1.007  1.106/1.176  1.087/1.119  0.963/0.965  0.978/1.017
+ *   i8 kByteNrm2 {3}       1.657/1.046  2.554/1.731  2.748/2.397  3.033/3.002  3.602/3.683
+ * (i8 against the sequential lane at its 2 blocks, in the first run; u8
+ * the same, 2.52 to 3.40 from 2^24.)  At 4 blocks the 16-bit floats, f32
+ * and f64 take 64 registers and no spill in reduce_kernel (f32 with
+ * ACCUMULATE_F64: a 16-byte spill; batched_tiles_kernel of f64 spills 72
+ * bytes and of f32 with ACCUMULATE_F64 96: not timed).  The wider
+ * integers stay at 3: at 4 the 32-bit ones spill 20 bytes and lose from
+ * 2^28, the 64-bit ones lose at 2^28.  Byte8Nrm2Lane stays at 3 (79
+ * registers; 16 bytes of spill at 4, and no clear gain: 0.96 to 1.17).
+ * On pv's default input, where half the f32, bf16 and f64 values are
+ * small (below 2^-63 or 2^-511), nearly every chunk takes lift, and the
+ * lane at 3 blocks ran at 0.79 to 0.90 (bf16), 0.83 to 0.95 (f32) and
+ * 0.77 to 0.90 (f64) of the sequential lane's speed: the price of the
+ * test, paid by inputs that are mostly tiny or huge.
  */
 /*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,
@@ -363,14 +401,15 @@ struct ReducePolicy {
  * Its lane kind is unused: AgentDot folds pairs of chunks itself.
  */
 /*
- * NRM2 and MEAN_VAR (2026-12-01, ptxas -v, sm_90; not yet timed): the
- * sequential lane, as the floating sums (their order is element by
- * element; MEAN_VAR's counted fold, thread_fold.cuh, takes its ratios
- * from constants).  3 blocks, except MEAN_VAR with a double accumulator
- * (f64, f32 with ACCUMULATE_F64, integers), whose combine (a division,
- * 24-byte values) spilled 96 to 112 bytes under the 80 registers of 3;
- * with 2 it takes 94 registers (i8/u8: 128, 4 bytes of spill) and no
- * spill.  f32 SUM 64 registers, f32 NRM2 80, f32 MEAN_VAR 64.
+ * MEAN_VAR (2026-12-01, ptxas -v, sm_90): the sequential lane, as the
+ * floating sums (its order is element by element; its counted fold,
+ * thread_fold.cuh, takes its ratios from constants).  3 blocks, except
+ * with a double accumulator (f64, f32 with ACCUMULATE_F64, integers),
+ * whose combine (a division, 24-byte values) spilled 96 to 112 bytes
+ * under the 80 registers of 3; with 2 it takes 94 registers (i8/u8: 128,
+ * 4 bytes of spill) and no spill.  f32 MEAN_VAR takes 62 to 64 registers,
+ * so 4 of its blocks are resident under the 2-block budget too: a 4-block
+ * budget timed the same (0.991 to 1.007, 2^20 to 2^30, 2026-12-03).
  */
 /* Rows: the operation families; columns, in each row: kFloat16, kFloat,
  * kByte, kWideInt (ops.cuh). */
@@ -393,7 +432,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kArg */
     {{LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange},
      {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange, 8, Load::kNoAllocate},
-     {LaneKind::kByteArg, 4, Shift::kRealign, LaneTree::kPerRange},
+     {LaneKind::kByteArg, 4, Shift::kRealign, LaneTree::kPerRange, 8, Load::kNoAllocate},
      {LaneKind::kArgPosition, 4, Shift::kRealign, LaneTree::kPerRange, 8, Load::kNoAllocate}},
     /* kDot */
     {{LaneKind::kSequential, 2, Shift::kNeighbour},
@@ -401,10 +440,10 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kSequential, 2, Shift::kNeighbour},
      {LaneKind::kSequential, 2, Shift::kNeighbour}},
     /* kNrm2 */
-    {{LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads},
-     {LaneKind::kSequential, 2, Shift::kTwoLoads},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads}},
+    {{LaneKind::kNrm2Medium, 4, Shift::kTwoLoads},
+     {LaneKind::kNrm2Medium, 4, Shift::kTwoLoads},
+     {LaneKind::kByteNrm2, 3, Shift::kTwoLoads},
+     {LaneKind::kNrm2Medium, 3, Shift::kTwoLoads}},
     /* kMeanVar */
     {{LaneKind::kSequential, 3, Shift::kNeighbour},
      {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 1},

@@ -10,9 +10,10 @@
  * element of the lane's chunk 0, so that chunk K's element j has index
  * first + K*GR_LANES*V + j.
  *
- * The floating-point sums must follow the order element by element
- * (SequentialLane).  Every other operation gives the same answer in any
- * order, so its lane may take exact shortcuts: min and max of floats use
+ * The floating-point sums, NRM2 and MEAN_VAR must follow the order
+ * element by element (SequentialLane), except where the lane's value is
+ * exact (Byte8Nrm2Lane).  Every other operation gives the same answer in
+ * any order, so its lane may take exact shortcuts: min and max of floats use
  * the hardware's float min/max, argmin and argmax remember a small
  * position instead of a 64-bit index, and 8-bit integers use the SIMD byte
  * instructions (dp4a, vmin4).  Tiles that touch an end of the array come
@@ -82,6 +83,96 @@ template <class Op> struct SequentialLane {
       In e[V];
       memcpy(e, &v, sizeof e);
       static_for<0, V>([&](auto j) { Op::template fold_nth<K * V + j.value>(s, e[j.value]); });
+    } else {
+      fold_chunk<Op>(s, v, first);
+    }
+  }
+  __device__ static typename Op::Acc finish(const State &s, uint64_t) { return s; }
+};
+
+/* ---- NRM2 -------------------------------------------------------------------- */
+
+/* May an element of type T be small (nonzero, below Blue's tsml) or big
+ * (finite, above tbig) in NRM2's accumulator W?  Integers never are: a
+ * nonzero one is at least 1, and 2^64 < 2^486.  Nor are f16 elements in a
+ * float accumulator (2^-24 to 65504, against 2^-63 and 2^52), nor f32 or
+ * bf16 elements in a double one (2^-149 to 2^128, against 2^-511 and
+ * 2^486).  An infinity is big in every type. */
+template <gpureduce_type_t T, class W> __host__ __device__ constexpr bool nrm2_may_scale() {
+  return T == GPUREDUCE_BF16 || T == GPUREDUCE_F32 ? sizeof(W) == 4 : T == GPUREDUCE_F64;
+}
+
+/*
+ * NRM2's fold where a chunk has no small and no big element: x*x into
+ * the medium sum alone.  That is the order's fold itself (SequentialLane
+ * with Nrm2::lift), not a shortcut: lift scales a medium |x| by 1 and
+ * squares it, x*x to the bit, and adds +0 to the small and the big sums,
+ * which changes neither (each is +0 or a sum of squares, never -0, and
+ * neither is ever a NaN: a NaN is medium, and squares to a NaN here as in
+ * lift).  Zero is small for lift but squares to +0 in any class, so it
+ * counts as medium here.  A chunk with a small or a big element (an
+ * infinity among them) takes fold_chunk with lift, so the result has the
+ * order's bits for every input.
+ *
+ * The test costs little where it costs anything: integers and f16 never
+ * scale (nrm2_may_scale); an infinity is found by the largest |x| of the
+ * chunk; a small nonzero float by the smallest of 2 * bits(|x|) - 1 over
+ * the chunk, unsigned, where zero wraps to the top.  Measured reason
+ * (H200, reduce-bench --sweep-1d, 2026-12-03): with lift's three sums and
+ * selects an element, NRM2 of f16 and bf16 read at about 0.6 to 0.7 of
+ * the f32 sum's GB/s from 256 MiB, of f32 at 0.74 to 0.96; with this lane
+ * (and 4 blocks for the floats, policy.cuh) f16 and bf16 run 1.4 to 1.7
+ * times faster from 2^24, f32 1.02 to 1.29, 32-bit integers 1.08 to 1.18.
+ */
+template <class Op> struct Nrm2MediumLane {
+  static_assert(Op::kFamily == OpFamily::kNrm2, "NRM2 only");
+  using In = typename Op::In;
+  using State = typename Op::Acc;
+  using W = decltype(Op::identity().med);
+  using B = BlueConstants<W>;
+  static constexpr gpureduce_type_t T = Op::kType;
+  static constexpr int V = kChunkElems(sizeof(In));
+
+  __device__ static State init() { return Op::identity(); }
+  template <int K>
+  __device__ static void chunk(State &s, const uint4 &v, uint64_t first) {
+    In e[V];
+    memcpy(e, &v, sizeof e);
+    W q[V];
+    bool medium = true;
+    if constexpr (!Elem<T>::is_float) {
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const W w = moment_value<T, W>(e[j]);
+        q[j] = mul_rn(w, w);
+      }
+    } else {
+      W top = W(0);          /* the largest |x|; fmax passes NaNs over */
+      uint32_t low = ~0u;    /* the smallest 2 * bits(|x|) - 1 (float W) */
+      bool small = false;    /* a small nonzero |x| (double W) */
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const W w = moment_value<T, W>(e[j]);
+        q[j] = mul_rn(w, w);
+        top = fmax(top, abs_value(w));
+        if constexpr (nrm2_may_scale<T, W>()) {
+          if constexpr (sizeof(W) == 4) {
+            const uint32_t b = __float_as_uint(w);
+            low = min(low, b + b - 1u);
+          } else {
+            small |= abs_value(w) < B::tsml && w != W(0);
+          }
+        }
+      }
+      medium = !(top > B::tbig);
+      if constexpr (nrm2_may_scale<T, W>()) {
+        if constexpr (sizeof(W) == 4) medium = medium && low >= 2u * __float_as_uint(B::tsml) - 1u;
+        else medium = medium && !small;
+      }
+    }
+    if (medium) {
+#pragma unroll
+      for (int j = 0; j < V; ++j) s.med = add_rn(s.med, q[j]);
     } else {
       fold_chunk<Op>(s, v, first);
     }
@@ -344,6 +435,27 @@ template <class Op, bool Signed> struct Byte8ProdLane {
   __device__ static typename Op::Acc finish(const State &s, uint64_t) { return s; }
 };
 
+/* NRM2 of 8-bit integers: dp4a's sum of the lane's squares, converted
+ * once.  The same value as the order's element-by-element fold
+ * (SequentialLane with Nrm2::lift), though NRM2's order decides its
+ * value in general: no nonzero integer is small or big for Blue's
+ * thresholds, so that fold adds x*x to the medium sum (a double for
+ * integers) and +0 to the other two, and every square is an integer of
+ * at most 255^2 < 2^16, so the lane's 128 of them sum below 2^23 and each
+ * of its double additions is exact.  Everything above the lane is
+ * unchanged. */
+template <class Op, bool Signed>
+struct Byte8Nrm2Lane : Byte8SumLane<Op, Signed, kSumSquares> { /* its State, init and chunk */
+  static_assert(Op::kFamily == OpFamily::kNrm2 && sizeof(typename Op::In) == 1,
+                "the NRM2 of 8-bit integers");
+  static_assert((long long)GR_CHUNKS_PER_LANE * 16 * 255 * 255 <= 2147483647LL,
+                "a lane's squares sum in the int State, far below 2^53");
+  using W = decltype(Op::identity().med);
+  __device__ static typename Op::Acc finish(const int &s, uint64_t) {
+    return typename Op::Acc{W(0), W(s), W(0)};
+  }
+};
+
 template <bool Signed, bool IsMax> __device__ __forceinline__ uint32_t vbest4(uint32_t a, uint32_t b) {
   if constexpr (Signed) return IsMax ? __vmaxs4(a, b) : __vmins4(a, b);
   else return IsMax ? __vmaxu4(a, b) : __vminu4(a, b);
@@ -450,7 +562,10 @@ enum class LaneKind {
   kByteDot,     /* Byte8SumLane: dp4a, four bytes (|x|, x*x) a step */
   kByteProd,    /* Byte8ProdLane: four bytes multiplied in 32 bits */
   kByteSimd,    /* Byte8MinMaxLane: vmin4/vmax4 over four bytes */
-  kByteArg      /* Byte8ArgLane: min/max.u16x2, then the first match */
+  kByteArg,     /* Byte8ArgLane: min/max.u16x2, then the first match */
+  kByteNrm2,    /* Byte8Nrm2Lane: dp4a squares, exact in a lane */
+  kNrm2Medium   /* Nrm2MediumLane: x*x into the medium sum, lift where a
+                 * chunk has a small or big element */
 };
 
 /* The lane of kind K for operation Op. */
@@ -468,6 +583,12 @@ template <class Op> struct LaneOf<Op, LaneKind::kArgPosition> {
 };
 template <class Op> struct LaneOf<Op, LaneKind::kByteDot> {
   using type = Byte8SumLane<Op, Op::kType == GPUREDUCE_I8, Op::kKind>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kNrm2Medium> {
+  using type = Nrm2MediumLane<Op>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kByteNrm2> {
+  using type = Byte8Nrm2Lane<Op, Op::kType == GPUREDUCE_I8>;
 };
 template <class Op> struct LaneOf<Op, LaneKind::kByteProd> {
   using type = Byte8ProdLane<Op, Op::kType == GPUREDUCE_I8>;

@@ -172,6 +172,58 @@ static void cuda_many_tiles(void **state) {
   cudaFree(d);
 }
 
+/* ---- NRM2 of 8-bit integers: exact sums of squares ------------------------------- */
+
+/* Every square of an 8-bit integer is an integer of at most 2^16, so the
+ * sums of squares below 2^53 are exact in any order and the NRM2 of these
+ * inputs is the correctly rounded square root of the exact integer sum,
+ * computed here in 64-bit integers: an independent reference.  Random
+ * bytes (the extremes -128 and 255 included) and all-extreme input, over
+ * every chunk and tile boundary near the sizes, at 0, 1, 3, 4, 8 and 15 bytes
+ * past alignment. */
+static void cuda_byte_nrm2_exact(void **state) {
+  (void)state;
+  const gpureduce_type_t types[] = {GPUREDUCE_I8, GPUREDUCE_U8};
+  const size_t te = tu_tile_elems(GPUREDUCE_I8), nmax = 70 * te + 5;
+  const size_t sizes[] = {1, 15, 16, 17, 4095, 4096, 4097, te - 1, te, te + 1, 3 * te + 5, nmax};
+  const unsigned offsets[] = {0, 1, 3, 4, 8, 15};
+  unsigned char *x = tu_alloc(nmax + 16);
+  unsigned char *d = dmalloc(nmax + 16);
+  tu_rng r;
+  tu_rng_init(&r, "cuda byte nrm2");
+  for (size_t t = 0; t < COUNT(types); ++t)
+    for (int extreme = 0; extreme < 2; ++extreme) {
+      const int is_signed = types[t] == GPUREDUCE_I8;
+      const unsigned char top = is_signed ? 0x80 : 0xff; /* -128 or 255 */
+      for (size_t i = 0; i < nmax + 16; ++i)
+        x[i] = extreme ? top : (tu_below(&r, 8) == 0 ? top : (unsigned char)tu_next(&r));
+      CK(cudaMemcpy(d, x, nmax + 16, cudaMemcpyHostToDevice));
+      for (size_t k = 0; k < COUNT(sizes); ++k)
+        for (size_t o = 0; o < COUNT(offsets); ++o) {
+          const size_t n = sizes[k];
+          const unsigned char *xs = x + offsets[o];
+          uint64_t sum = 0;
+          for (size_t i = 0; i < n; ++i) {
+            const int64_t v = is_signed ? (int64_t)(signed char)xs[i] : (int64_t)xs[i];
+            sum += (uint64_t)(v * v);
+          }
+          const double want = sqrt((double)sum);
+          uint64_t want_bits;
+          memcpy(&want_bits, &want, sizeof want_bits);
+          char what[128];
+          snprintf(what, sizeof what, "%s nrm2, %s, n=%zu, %u past alignment",
+                   TU_TYPE(types[t])->name, extreme ? "every element the extreme" : "random",
+                   n, offsets[o]);
+          check_bits(want_bits,
+                     dev_result(d + offsets[o], n, types[t], GPUREDUCE_NRM2, 0, what),
+                     "%s: the rounded square root of the exact sum of squares %llu", what,
+                     (unsigned long long)sum);
+        }
+    }
+  free(x);
+  cudaFree(d);
+}
+
 /* ---- the ladder ---------------------------------------------------------------------- */
 
 #define LADDER_MAX (((size_t)1 << 24) + 1)
@@ -680,6 +732,7 @@ int main(void) {
       BATTERY_TESTS,
       cmocka_unit_test(cuda_matches_host),
       cmocka_unit_test(cuda_many_tiles),
+      cmocka_unit_test(cuda_byte_nrm2_exact),
       cmocka_unit_test(cuda_ladder_exact),
       cmocka_unit_test(cuda_ladder_random),
       cmocka_unit_test(cuda_ladder_errors),

@@ -1060,6 +1060,73 @@ void bt_nrm2_scaling(void **state) {
   free(v);
 }
 
+/*
+ * NRM2 over 9 to 10 tiles of medium values (G_WIDE), with a few values
+ * of the other classes put at random places: small, big, Blue's
+ * thresholds themselves (medium), zeros, subnormals, and in the second
+ * and third rounds an infinity and a NaN.  The CUDA lane squares a chunk
+ * of medium values straight into the medium sum and gives any other
+ * chunk the order's lift (thread_fold.cuh, Nrm2MediumLane), so interior
+ * tiles mix both kinds of chunk; the result must have the order's bits,
+ * aligned and 3 elements past alignment.
+ */
+void bt_nrm2_classes(void **state) {
+  (void)state;
+  static const struct {
+    gpureduce_type_t type;
+    unsigned flags;
+    double v[8]; /* values of the other classes and the thresholds */
+  } kinds[] = {
+      /* float accumulator: tsml 2^-63, tbig 2^52 */
+      {GPUREDUCE_BF16, 0, {0x1p-64, -0x1.fcp-64, 0x1p-63, 0x1p52, 0x1.02p52, -0x1.4p118, 0x1p-130, -0.0}},
+      {GPUREDUCE_F32, 0, {0x1p-64, -0x1.fffffep-64, 0x1p-63, 0x1p52, 0x1.000002p52, -3e35, 0x1p-140, -0.0}},
+      /* f16 and f32 in a double accumulator: nothing finite scales */
+      {GPUREDUCE_F16, 0, {0x1p-24, -0x1p-14, 65504, -65504, 0x1.ff8p-15, 1, 0, -0.0}},
+      {GPUREDUCE_F32, GPUREDUCE_ACCUMULATE_F64, {0x1p-149, -3e38, 0x1p-126, 0x1p127, 1e-40, 7, 0, -0.0}},
+      /* double: tsml 2^-511, tbig 2^486 */
+      {GPUREDUCE_F64, 0, {0x1p-512, -0x1.fffffffffffffp-512, 0x1p-511, 0x1p486, 0x1.0000000000001p486, -1e300, 1e-310, -0.0}},
+  };
+  tu_rng r;
+  tu_rng_init(&r, "nrm2 classes");
+  for (size_t k = 0; k < COUNT(kinds); ++k) {
+    const gpureduce_type_t type = kinds[k].type;
+    const unsigned es = TU_TYPE(type)->size;
+    const size_t n = 9 * tu_tile_elems(type) + 1 + tu_below(&r, tu_tile_elems(type));
+    void *x = tu_alloc(n * es);
+    for (int round = 0; round < 3; ++round) {
+      tc_fill(&r, type, G_WIDE, x, n);
+      for (int m = 0; m < 40; ++m) {
+        const double v = kinds[k].v[tu_below(&r, COUNT(kinds[k].v))];
+        tu_store(x, tu_below(&r, n), es,
+                 type == GPUREDUCE_F32 ? tu_f32_bits((float)v) : tu_pattern(type, v));
+      }
+      if (round >= 1) tu_store(x, tu_below(&r, n), es, tu_pattern(type, round == 1 ? -INFINITY : INFINITY));
+      if (round == 2) tu_store(x, tu_below(&r, n), es, tu_pattern(type, NAN));
+      const struct ref_answer w = want_for(x, n, type, GPUREDUCE_NRM2, kinds[k].flags);
+      for (size_t offset = 0; offset <= 3; offset += 3) {
+        char what[160];
+        snprintf(what, sizeof what, "%s nrm2%s n=%zu offset %zu, round %d (%s)", type_name(type),
+                 kinds[k].flags ? " accumulate-f64" : "", n, offset, round,
+                 round == 0 ? "finite" : round == 1 ? "an infinity" : "an infinity and a NaN");
+        bt_result got;
+        check_status(GPUREDUCE_SUCCESS,
+                     battery_reduce(x, n, type, GPUREDUCE_NRM2, kinds[k].flags, offset, 0, &got),
+                     "%s: status", what);
+        if (round == 0) {
+          check_want(&w, got, what);
+        } else { /* +inf, then the canonical NaN: gpureduce.h */
+          const size_t rs = tu_result_size(type, GPUREDUCE_NRM2, kinds[k].flags);
+          check_result(bt_word(round == 1 ? rp(type, GPUREDUCE_NRM2, kinds[k].flags, INFINITY)
+                                          : tu_canonical_nan((unsigned)rs)),
+                       got, rs, "%s: the value gpureduce.h gives", what);
+          check_result(bt_word(w.bits), got, rs, "%s: the reference's bits", what);
+        }
+      }
+    }
+    free(x);
+  }
+}
+
 /* The relative error of a MEAN_VAR result's variance against the long
  * double variance of the elements. */
 static double variance_error(const void *x, size_t n, gpureduce_type_t type, unsigned flags,

@@ -151,6 +151,7 @@ void bt_order_example(void **state);
 void bt_order_tiles(void **state);
 void bt_errors_leave_output(void **state);
 void bt_nrm2_scaling(void **state);
+void bt_nrm2_classes(void **state);
 void bt_mean_var_accuracy(void **state);
 void bt_moment_specials(void **state);
 
@@ -165,7 +166,8 @@ void bt_moment_specials(void **state);
       cmocka_unit_test(bt_offsets_and_poison), cmocka_unit_test(bt_misaligned_ends), \
       cmocka_unit_test(bt_order_example),                                          \
       cmocka_unit_test(bt_order_tiles), cmocka_unit_test(bt_errors_leave_output),   \
-      cmocka_unit_test(bt_nrm2_scaling), cmocka_unit_test(bt_mean_var_accuracy),   \
+      cmocka_unit_test(bt_nrm2_scaling), cmocka_unit_test(bt_nrm2_classes),       \
+      cmocka_unit_test(bt_mean_var_accuracy),                                       \
       cmocka_unit_test(bt_moment_specials)
 
 #endif /* GPUREDUCE_BATTERY_H */
