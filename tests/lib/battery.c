@@ -1060,67 +1060,163 @@ void bt_nrm2_scaling(void **state) {
   free(v);
 }
 
+/* On a CUDA backend: the partial of the whole array (gpureduce/partial.h),
+ * whose node holds NRM2's three sums themselves, made from the staged
+ * input of the last battery_reduce() call (offset elements past the
+ * aligned start) must be the host handle's bytes for the same elements.
+ * A value put into the wrong sum changes those bytes even where the norm
+ * cannot show it (an infinity's sum, say). */
+static void check_partial_matches_host(const void *x, size_t n, gpureduce_type_t type,
+                                       gpureduce_op_t op, unsigned flags, size_t offset,
+                                       const char *what) {
+  if (!HOST) return;
+  const size_t bytes = gpureduce_partial_bytes(n, 0, n, type, op, flags);
+  check_true(bytes > 0 && bytes <= GPUREDUCE_PARTIAL_MAX_BYTES, "%s: partial size %zu", what,
+             bytes);
+  unsigned char *got = tu_alloc(bytes), *want = tu_alloc(bytes);
+  memset(got, 0xA5, bytes);
+  memset(want, 0x5A, bytes);
+  const unsigned es = TU_TYPE(type)->size;
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_partial_reduce(in_mem + PAD + offset * es, n, 0, n, type, op, flags, got, H),
+               "%s: partial on the %s backend", what, B->name);
+  check_status(GPUREDUCE_SUCCESS, gpureduce_partial_reduce(x, n, 0, n, type, op, flags, want, HOST),
+               "%s: partial on the host backend", what);
+  check_true(memcmp(got, want, bytes) == 0,
+             "%s: the %zu bytes of the whole array's partial (its three sums) are the host's",
+             what, bytes);
+  free(got);
+  free(want);
+}
+
 /*
- * NRM2 over 9 to 10 tiles of medium values (G_WIDE), with a few values
- * of the other classes put at random places: small, big, Blue's
- * thresholds themselves (medium), zeros, subnormals, and in the second
- * and third rounds an infinity and a NaN.  The CUDA lane squares a chunk
- * of medium values straight into the medium sum and gives any other
- * chunk the order's lift (thread_fold.cuh, Nrm2MediumLane), so interior
- * tiles mix both kinds of chunk; the result must have the order's bits,
- * aligned and 3 elements past alignment.
+ * NRM2 where values of Blue's classes fall at random places among zeros
+ * over 9 to 10 tiles.  The CUDA lane squares a chunk whose values are all
+ * medium straight into the medium sum and gives any other chunk the
+ * order's lift (thread_fold.cuh, Nrm2MediumLane), so interior tiles mix
+ * both kinds of chunk.  The rounds:
+ *   0  small normal values (nonzero, below tsml) among medium ones at
+ *      tsml and a little above it;
+ *   1  the same with subnormal small values;
+ *   2  big values in (tbig, 2 tbig] among medium ones at tbig and far
+ *      below it, whose squares a sum of big squares would round away;
+ *   3  round 2 with values whose squares overflow the accumulator (the
+ *      norm does not);
+ *   4  round 2 and an infinity in an interior tile (+inf), 5  and also a
+ *      NaN in one (the canonical NaN; gpureduce.h).
+ * The norm must have the order's bits (tests/lib/reference.c), aligned
+ * and 3 elements past alignment.  A value in the wrong sum can leave the
+ * norm's bits as they are (a subnormal's scaled square is lost beside the
+ * other small values', a big square is scaled by a power of two, an
+ * infinity is an infinity in any sum), but not the three sums: on a CUDA
+ * backend the partial of the whole array (gpureduce/partial.h), which
+ * holds them, must be the host backend's bytes
+ * (check_partial_matches_host).  f16 in a float accumulator and f32 in a
+ * double one have no small or big finite values: their rounds hold the
+ * type's extremes instead, and only an infinity is big.
  */
 void bt_nrm2_classes(void **state) {
   (void)state;
+  enum { NV = 6 };
   static const struct {
     gpureduce_type_t type;
     unsigned flags;
-    double v[8]; /* values of the other classes and the thresholds */
+    double small[NV], subnormal[NV], near_tsml[NV], big[NV], below_tbig[NV], huge[NV];
   } kinds[] = {
       /* float accumulator: tsml 2^-63, tbig 2^52 */
-      {GPUREDUCE_BF16, 0, {0x1p-64, -0x1.fcp-64, 0x1p-63, 0x1p52, 0x1.02p52, -0x1.4p118, 0x1p-130, -0.0}},
-      {GPUREDUCE_F32, 0, {0x1p-64, -0x1.fffffep-64, 0x1p-63, 0x1p52, 0x1.000002p52, -3e35, 0x1p-140, -0.0}},
-      /* f16 and f32 in a double accumulator: nothing finite scales */
-      {GPUREDUCE_F16, 0, {0x1p-24, -0x1p-14, 65504, -65504, 0x1.ff8p-15, 1, 0, -0.0}},
-      {GPUREDUCE_F32, GPUREDUCE_ACCUMULATE_F64, {0x1p-149, -3e38, 0x1p-126, 0x1p127, 1e-40, 7, 0, -0.0}},
-      /* double: tsml 2^-511, tbig 2^486 */
-      {GPUREDUCE_F64, 0, {0x1p-512, -0x1.fffffffffffffp-512, 0x1p-511, 0x1p486, 0x1.0000000000001p486, -1e300, 1e-310, -0.0}},
+      {GPUREDUCE_BF16,
+       0,
+       {0x1p-64, -0x1.fcp-64, 0x1.4p-68, -0x1p-75, 0x1p-100, -0x1.8p-120},
+       {0x1p-133, -0x1.8p-130, 0x1p-127, -0x1.fcp-127, 0x1p-131, -0x1.4p-129},
+       {0x1p-63, -0x1.02p-63, 0x1.8p-62, -0x1.4p-61, 0x1.fep-61, 0x1p-60},
+       {0x1.02p52, -0x1.3p52, 0x1.8p52, -0x1.fep52, 0x1p53, 0x1.7ep52},
+       {0x1p52, -0x1.fep42, 0x1.4p40, -0x1.1p41, 0x1.9ep43, 0x1p44},
+       {0x1p70, -0x1.4p100, 0x1p110, 0x1.8p90, -0x1p100, 0x1.fep105}},
+      {GPUREDUCE_F32,
+       0,
+       {0x1p-64, -0x1.fffffep-64, 0x1.4p-68, -0x1.123456p-75, 0x1p-100, -0x1.8p-120},
+       {0x1p-149, -0x1p-140, 0x1.8p-130, -0x1.fffffcp-127, 0x1p-127, -0x1.4p-135},
+       {0x1p-63, -0x1.000002p-63, 0x1.8p-62, -0x1.4p-61, 0x1.fep-61, 0x1.abcdep-60},
+       {0x1.000002p52, -0x1.3p52, 0x1.8p52, -0x1.fffffep52, 0x1p53, 0x1.234566p52},
+       {0x1p52, -0x1.fffffep42, 0x1.4p40, -0x1.123456p41, 0x1.9ep43, 0x1p44},
+       {0x1p70, -3e30, 0x1p110, 0x1.8p90, -0x1p100, 0x1.fffffep105}},
+      /* double accumulator: tsml 2^-511, tbig 2^486 */
+      {GPUREDUCE_F64,
+       0,
+       {0x1p-512, -0x1.fffffffffffffp-512, 0x1.4p-530, -0x1.123456789p-600, 0x1p-900, -0x1.8p-1000},
+       {0x1p-1074, -1e-310, 0x1.8p-1030, -0x1p-1023, 0x1.ffffffffffffep-1023, -0x1.4p-1050},
+       {0x1p-511, -0x1.0000000000001p-511, 0x1.8p-510, -0x1.4p-509, 0x1.fep-509, 0x1.abcdefp-508},
+       {0x1.0000000000001p486, -0x1.3p486, 0x1.8p486, -0x1.fffffffffffffp486, 0x1p487, 0x1.23456789p486},
+       {0x1p486, -0x1.fffffffffffffp461, 0x1.4p459, -0x1.123456789p460, 0x1.9ep462, 0x1p458},
+       {0x1p520, -1e300, 0x1p1000, 0x1.8p700, -0x1p600, 0x1.fffffffffffffp1005}},
+      /* nothing finite scales: the types' extremes */
+      {GPUREDUCE_F16,
+       0,
+       {0x1p-14, -0x1.004p-14, 0x1p-13, -0x1.8p-12, 0x1p-10, -0x1.ffcp-11},
+       {0x1p-24, -0x1p-20, 0x1.8p-22, -0x1.ff8p-15, 0x1p-15, -0x1.4p-21},
+       {0x1p-14, -0x1.004p-14, 0x1.8p-13, -0x1.4p-12, 0x1.ffcp-12, 0x1p-10},
+       {65504, -65504, 0x1.8p15, -0x1.004p15, 0x1p15, 0x1.ffcp14},
+       {0x1p14, -0x1.ffcp13, 0x1.4p12, -0x1.1p11, 0x1.9ep13, 0x1p11},
+       {65504, -65504, 65504, -65504, 65504, -65504}},
+      {GPUREDUCE_F32,
+       GPUREDUCE_ACCUMULATE_F64,
+       {0x1p-126, -0x1.000002p-126, 0x1.8p-125, -0x1.4p-120, 0x1.fep-100, 0x1p-90},
+       {0x1p-149, -0x1p-140, 0x1.8p-130, -0x1.fffffcp-127, 0x1p-127, -0x1.4p-135},
+       {0x1p-126, -0x1.000002p-126, 0x1.8p-125, -0x1.4p-120, 0x1.fep-100, 0x1p-90},
+       {0x1.fffffep127, -0x1.fffffep127, 0x1.8p127, -0x1.000002p127, 0x1p127, 0x1.234566p126},
+       {0x1p126, -0x1.fffffep125, 0x1.4p124, -0x1.123456p123, 0x1.9ep125, 0x1p123},
+       {0x1.fffffep127, -0x1.fffffep127, 0x1.fffffep127, -0x1.fffffep127, 0x1.fffffep127, -3e38}},
   };
+  static const char *const round_name[] = {
+      "small values among medium ones near tsml", "subnormal small values among medium ones",
+      "big values up to 2 tbig among medium ones", "big values and squares that overflow",
+      "big values and an infinity", "big values, an infinity and a NaN"};
   tu_rng r;
   tu_rng_init(&r, "nrm2 classes");
   for (size_t k = 0; k < COUNT(kinds); ++k) {
     const gpureduce_type_t type = kinds[k].type;
+    const unsigned flags = kinds[k].flags;
     const unsigned es = TU_TYPE(type)->size;
-    const size_t n = 9 * tu_tile_elems(type) + 1 + tu_below(&r, tu_tile_elems(type));
-    void *x = tu_alloc(n * es);
-    for (int round = 0; round < 3; ++round) {
-      tc_fill(&r, type, G_WIDE, x, n);
-      for (int m = 0; m < 40; ++m) {
-        const double v = kinds[k].v[tu_below(&r, COUNT(kinds[k].v))];
+    const size_t te = tu_tile_elems(type), n = 9 * te + 1 + tu_below(&r, te);
+    unsigned char *x = tu_alloc(n * es);
+    for (int round = 0; round < 6; ++round) {
+      memset(x, 0, n * es); /* +0: medium for the lane, small for lift */
+      /* 400 values at random places; a place taken twice keeps the last */
+      for (int m = 0; m < 400; ++m) {
+        const int j = (int)tu_below(&r, NV);
+        const double v = round <= 1 ? (m % 2 == 0   ? kinds[k].near_tsml[j]
+                                       : round == 0 ? kinds[k].small[j]
+                                                    : kinds[k].subnormal[j])
+                         : round == 3 && m % 8 == 0 ? kinds[k].huge[j]
+                         : m % 2                    ? kinds[k].big[j]
+                                                    : kinds[k].below_tbig[j];
         tu_store(x, tu_below(&r, n), es,
                  type == GPUREDUCE_F32 ? tu_f32_bits((float)v) : tu_pattern(type, v));
       }
-      if (round >= 1) tu_store(x, tu_below(&r, n), es, tu_pattern(type, round == 1 ? -INFINITY : INFINITY));
-      if (round == 2) tu_store(x, tu_below(&r, n), es, tu_pattern(type, NAN));
-      const struct ref_answer w = want_for(x, n, type, GPUREDUCE_NRM2, kinds[k].flags);
+      /* the infinity and the NaN in tiles 1 to 6: interior tiles at both
+       * offsets, of the whole array and of the partial's first node (tiles
+       * 0 to 7, reduced as an array of its own) */
+      if (round >= 4) tu_store(x, te + tu_below(&r, 6 * te), es, tu_pattern(type, INFINITY));
+      if (round == 5) tu_store(x, te + tu_below(&r, 6 * te), es, tu_pattern(type, NAN));
+      const struct ref_answer w = want_for(x, n, type, GPUREDUCE_NRM2, flags);
       for (size_t offset = 0; offset <= 3; offset += 3) {
-        char what[160];
+        char what[200];
         snprintf(what, sizeof what, "%s nrm2%s n=%zu offset %zu, round %d (%s)", type_name(type),
-                 kinds[k].flags ? " accumulate-f64" : "", n, offset, round,
-                 round == 0 ? "finite" : round == 1 ? "an infinity" : "an infinity and a NaN");
+                 flags ? " accumulate-f64" : "", n, offset, round, round_name[round]);
         bt_result got;
         check_status(GPUREDUCE_SUCCESS,
-                     battery_reduce(x, n, type, GPUREDUCE_NRM2, kinds[k].flags, offset, 0, &got),
+                     battery_reduce(x, n, type, GPUREDUCE_NRM2, flags, offset, 0, &got),
                      "%s: status", what);
-        if (round == 0) {
+        if (round < 4) {
           check_want(&w, got, what);
         } else { /* +inf, then the canonical NaN: gpureduce.h */
-          const size_t rs = tu_result_size(type, GPUREDUCE_NRM2, kinds[k].flags);
-          check_result(bt_word(round == 1 ? rp(type, GPUREDUCE_NRM2, kinds[k].flags, INFINITY)
+          const size_t rs = tu_result_size(type, GPUREDUCE_NRM2, flags);
+          check_result(bt_word(round == 4 ? rp(type, GPUREDUCE_NRM2, flags, INFINITY)
                                           : tu_canonical_nan((unsigned)rs)),
                        got, rs, "%s: the value gpureduce.h gives", what);
           check_result(bt_word(w.bits), got, rs, "%s: the reference's bits", what);
         }
+        check_partial_matches_host(x, n, type, GPUREDUCE_NRM2, flags, offset, what);
       }
     }
     free(x);
