@@ -377,7 +377,8 @@ struct ReducePolicy {
  * 2^28, the 64-bit ones lose at 2^28.  Byte8Nrm2Lane stays at 3 (79
  * registers; 16 bytes of spill at 4, and no clear gain: 0.96 to 1.17).
  * On pv's default input, where half the f32, bf16 and f64 values are
- * small (below 2^-63 or 2^-511), nearly every chunk takes lift, and the
+ * small (below 2^-63 or 2^-511), most chunks take lift (bf16 99.6 %, f32
+ * 94 %, f64 75 %), and the
  * lane at 3 blocks ran at 0.79 to 0.90 (bf16), 0.83 to 0.95 (f32) and
  * 0.77 to 0.90 (f64) of the sequential lane's speed: the price of the
  * test, paid by inputs that are mostly tiny or huge.

@@ -11,8 +11,9 @@
  * first + K*GR_LANES*V + j.
  *
  * The floating-point sums, NRM2 and MEAN_VAR must follow the order
- * element by element (SequentialLane), except where the lane's value is
- * exact (Byte8Nrm2Lane).  Every other operation gives the same answer in
+ * element by element (SequentialLane; Nrm2MediumLane, which leaves out
+ * only additions of +0), except where the lane's value is exact
+ * (Byte8Nrm2Lane).  Every other operation gives the same answer in
  * any order, so its lane may take exact shortcuts: min and max of floats use
  * the hardware's float min/max, argmin and argmax remember a small
  * position instead of a 64-bit index, and 8-bit integers use the SIMD byte
@@ -147,7 +148,8 @@ template <class Op> struct Nrm2MediumLane {
         q[j] = mul_rn(w, w);
       }
     } else {
-      W top = W(0);          /* the largest |x|; fmax passes NaNs over */
+      W top = W(0);          /* the largest |x|: CUDA's fmax (PTX max) gives
+                              * the number beside a NaN, any NaN */
       uint32_t low = ~0u;    /* the smallest 2 * bits(|x|) - 1 (float W) */
       bool small = false;    /* a small nonzero |x| (double W) */
 #pragma unroll
