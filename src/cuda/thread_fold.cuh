@@ -500,6 +500,24 @@ template <bool Signed, bool IsMax> __device__ __forceinline__ uint32_t vbest2(ui
   else return IsMax ? __vmaxu2(a, b) : __vminu2(a, b);
 }
 
+/* A chunk's bytes folded by vbest2: x = the best of its words (bytes 1
+ * and 3 of each, high in the halves), y = the best of its words shifted
+ * left a byte (bytes 0 and 2). */
+template <bool Signed, bool IsMax> __device__ __forceinline__ uint2 vbest2_chunk(const uint4 &v) {
+  return make_uint2(vbest2<Signed, IsMax>(vbest2<Signed, IsMax>(v.x, v.y),
+                                          vbest2<Signed, IsMax>(v.z, v.w)),
+                    vbest2<Signed, IsMax>(vbest2<Signed, IsMax>(v.x << 8, v.y << 8),
+                                          vbest2<Signed, IsMax>(v.z << 8, v.w << 8)));
+}
+
+/* The best byte, as an int of its sign, of two such words. */
+template <bool Signed, bool IsMax> __device__ __forceinline__ int vbest2_byte(uint32_t odd,
+                                                                            uint32_t even) {
+  const uint32_t h = vbest2<Signed, IsMax>(odd, even);
+  const uint32_t b = vbest2<Signed, IsMax>(h, h >> 16); /* in its low half's high byte */
+  return Signed ? (int)(int8_t)(b >> 8) : (int)((b >> 8) & 0xff);
+}
+
 /* ARGMIN and ARGMAX of 8-bit integers, without a branch: each chunk's
  * best byte by the 16-bit SIMD min/max of its words and of its words
  * shifted a byte (vbest2: two instructions and a shift a word, where
@@ -522,13 +540,8 @@ template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
   __device__ static State init() { return State{kNone, 0, make_uint4(0, 0, 0, 0)}; }
   template <int K>
   __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
-    const uint32_t hi = vbest2<Signed, IsMax>(vbest2<Signed, IsMax>(v.x, v.y),
-                                              vbest2<Signed, IsMax>(v.z, v.w));
-    const uint32_t lo = vbest2<Signed, IsMax>(vbest2<Signed, IsMax>(v.x << 8, v.y << 8),
-                                              vbest2<Signed, IsMax>(v.z << 8, v.w << 8));
-    const uint32_t h = vbest2<Signed, IsMax>(hi, lo);
-    const uint32_t b = vbest2<Signed, IsMax>(h, h >> 16); /* in its low half's high byte */
-    const int c = Signed ? (int)(int8_t)(b >> 8) : (int)((b >> 8) & 0xff);
+    const uint2 p = vbest2_chunk<Signed, IsMax>(v);
+    const int c = vbest2_byte<Signed, IsMax>(p.x, p.y);
     const bool take = IsMax ? c > s.best : c < s.best;
     s.best = take ? c : s.best;
     s.k = take ? K : s.k;

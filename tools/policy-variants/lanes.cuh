@@ -74,8 +74,8 @@ template <class Op> struct Byte8ArgBranch {
 /* MIN and MAX of 8-bit integers by vbest2 (thread_fold.cuh), as Byte8ArgLane finds a chunk's
  * best byte: the running best of the words and of the words shifted a byte, two 16-bit
  * halves each, where Byte8MinMaxLane folds each word by vmin4/vmax4, which sm_90 emulates.
- * The same value.  Prepared 2026-12-03, not yet timed: VX(..., Byte8MinMaxPairs, ...) in
- * variants.inc runs it beside the library row. */
+ * The same value.  Timed 2026-12-03 against kByteSimd (doc/PERFORMANCE.md, "seventh"):
+ * 1.01 to 1.06 times as fast from 2^24, 0.97 to 0.99 at 2^20 aligned; not adopted yet. */
 template <class Op> struct Byte8MinMaxPairs {
   static constexpr bool Signed = Op::kType == GPUREDUCE_I8, IsMax = Op::kIsMax;
   struct State {
@@ -84,17 +84,12 @@ template <class Op> struct Byte8MinMaxPairs {
   };
   __device__ static State init() { return State{0, 0}; } /* chunk 0 always comes first */
   template <int K> __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
-    const uint32_t odd = vbest2<Signed, IsMax>(vbest2<Signed, IsMax>(v.x, v.y),
-                                               vbest2<Signed, IsMax>(v.z, v.w));
-    const uint32_t even = vbest2<Signed, IsMax>(vbest2<Signed, IsMax>(v.x << 8, v.y << 8),
-                                                vbest2<Signed, IsMax>(v.z << 8, v.w << 8));
-    s.odd = K == 0 ? odd : vbest2<Signed, IsMax>(s.odd, odd);
-    s.even = K == 0 ? even : vbest2<Signed, IsMax>(s.even, even);
+    const uint2 p = vbest2_chunk<Signed, IsMax>(v);
+    s.odd = K == 0 ? p.x : vbest2<Signed, IsMax>(s.odd, p.x);
+    s.even = K == 0 ? p.y : vbest2<Signed, IsMax>(s.even, p.y);
   }
   __device__ static typename Op::Acc finish(const State &s, uint64_t) {
-    const uint32_t h = vbest2<Signed, IsMax>(s.odd, s.even);
-    const uint32_t b = vbest2<Signed, IsMax>(h, h >> 16);
-    return (typename Op::Acc)(Signed ? (int)(int8_t)(b >> 8) : (int)((b >> 8) & 0xff));
+    return (typename Op::Acc)vbest2_byte<Signed, IsMax>(s.odd, s.even);
   }
 };
 } /* namespace gr */
