@@ -374,14 +374,33 @@ struct ReducePolicy {
  * ACCUMULATE_F64: a 16-byte spill; batched_tiles_kernel of f64 spills 72
  * bytes and of f32 with ACCUMULATE_F64 96: not timed).  The wider
  * integers stay at 3: at 4 the 32-bit ones spill 20 bytes and lose from
- * 2^28, the 64-bit ones lose at 2^28.  Byte8Nrm2Lane stays at 3 (79
- * registers; 16 bytes of spill at 4, and no clear gain: 0.96 to 1.17).
+ * 2^28, the 64-bit ones lose at 2^28.  Byte8Nrm2Lane first stayed at 3
+ * (79 registers; 16 bytes of spill at 4, and at the model's waves 0.96
+ * to 1.17); it now runs at 4 blocks and one wave (below).
  * On pv's default input, where half the f32, bf16 and f64 values are
  * small (below 2^-63 or 2^-511), most chunks take lift (bf16 99.6 %, f32
  * 94 %, f64 75 %), and the
  * lane at 3 blocks ran at 0.79 to 0.90 (bf16), 0.83 to 0.95 (f32) and
  * 0.77 to 0.90 (f64) of the sequential lane's speed: the price of the
  * test, paid by inputs that are mostly tiny or huge.
+ */
+/*
+ * Why 4 blocks and one wave for the NRM2 of 8-bit integers (H200,
+ * 2026-12-04; tools/policy-variants at PV_WAVES="0 1", two build orders
+ * run twice, median of four, bits equal).  ncu at 2^28: the 3-block
+ * kernel (79 registers) waits on memory (long scoreboard 69 % of its
+ * stalls) at 37.5 % occupancy and reads 3.43 TB/s; at 4 blocks (64
+ * registers, 16 bytes of spill) 3.97 TB/s, as the f32 sum, 4 blocks too,
+ * reads 4.21.  More waves of 3 blocks did not help (1, 2, 4, 8: 81.0 to
+ * 83.0 us at 2^28).  Time of the old row ({3}, the model's waves) / time of
+ * {4} at one wave, aligned / 3 past alignment:
+ *   row        2^20         2^22         2^24         2^26         2^28         2^30
+ *   i8 {4} w1  0.994/1.015  0.993/1.006  0.962/0.997  1.028/1.061  1.169/1.164  1.024/1.016
+ *   u8 {4} w1  1.000/1.011  0.996/1.005  0.966/0.998  1.031/1.094  1.169/1.174  1.024/1.015
+ * (i8 2^28: 79.9 -> 68.3 us.)  At the model's waves {4} lost at 2^30
+ * (4 waves, 2048 blocks: 252.7/260.5 us against 246.3/249.9 at one).
+ * The same runs gave i32 NRM2 at 4 blocks and one wave 1.14 at 2^26 but
+ * 0.94 at 2^22 and 0.96/0.98 at 2^30 (20 bytes of spill): it stays at 3.
  */
 /*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,
@@ -443,7 +462,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kNrm2 */
     {{LaneKind::kNrm2Medium, 4, Shift::kTwoLoads},
      {LaneKind::kNrm2Medium, 4, Shift::kTwoLoads},
-     {LaneKind::kByteNrm2, 3, Shift::kTwoLoads},
+     {LaneKind::kByteNrm2, 4, Shift::kTwoLoads, LaneTree::kPerTile, 1},
      {LaneKind::kNrm2Medium, 3, Shift::kTwoLoads}},
     /* kMeanVar */
     {{LaneKind::kSequential, 3, Shift::kNeighbour},
