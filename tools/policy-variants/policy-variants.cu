@@ -16,9 +16,11 @@
 // each w in PV_WAVES ("1 2 4", say; 1 when unset).  A w of 0 is the library's model: 8, 4 or 1
 // waves by the tiles a block (src/tune/model.c), at most the library row's max_waves.
 // Output: CSV variant,n,offset,resident,regs,us,bits,waves,grid on stdout.
+// PV_ONLY="a|b": only the variants whose name contains a or b (for ncu, say).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
@@ -58,6 +60,19 @@ int main(int argc, char **argv) {
   std::vector<Variant> vs = {
 #include "variants.inc"
   };
+  if (const char *only = getenv("PV_ONLY")) { /* keep the variants whose name holds a word of it */
+    std::vector<Variant> kept;
+    for (auto &v : vs) {
+      bool hit = false;
+      for (const char *w = only; *w;) {
+        const size_t len = strcspn(w, "|");
+        if (len && std::string(v.name).find(std::string(w, len)) != std::string::npos) hit = true;
+        w += len + (w[len] == '|');
+      }
+      if (hit) kept.push_back(v);
+    }
+    vs.swap(kept);
+  }
   int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   std::vector<uint64_t> sizes;
   for (int k = 1; k < argc; ++k) {
