@@ -3,7 +3,8 @@
 // Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
 // chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
 // headers under that row, or the same with an experimental lane of lanes.cuh (VX) or with
-// lanes.cuh's BranchCombine for the operation's combine (VC); the
+// lanes.cuh's BranchCombine for the operation's combine (VC), or with bulk.cuh's agent, tiles
+// brought into shared memory by bulk copies (VB, sm_90 only); the
 // first variant of each group is the reference whose result bytes the others must equal
 // ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit; f32 and
@@ -40,10 +41,12 @@ struct PolicyOf<Tuned<Op, MB, LK, S, TR, LD>> {
 };
 }
 #include "lanes.cuh"
+#include "bulk.cuh"
 using namespace gr;
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
-struct Variant { const char *name; const void *kernel; gpureduce_type_t type; size_t es; const char *group; int max_waves; };
+struct Variant { const char *name; const void *kernel; gpureduce_type_t type; size_t es; const char *group; int max_waves;
+                 size_t smem = 0; /* dynamic shared memory (VB) */ };
 #define PV_OP(T, OP) OpFor<GPUREDUCE_##T, GPUREDUCE_##OP>::type
 /* The variant NAME of group G: reduce_kernel<...> (the rest), over elements of type T. */
 #define PV_VARIANT(G, T, OP, NAME, ...) Variant{NAME, (const void *)&reduce_kernel<__VA_ARGS__>, \
@@ -55,6 +58,11 @@ struct Variant { const char *name; const void *kernel; gpureduce_type_t type; si
   TunedLane<PV_OP(T, OP), MB, LN, Shift::SH, LaneTree::TR, Load::LD>)
 #define VC(G, T, OP, MB, LK, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " branch", \
   Tuned<BranchCombine<PV_OP(T, OP)>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>)
+
+/* The variant of group G that brings tiles into shared memory by bulk copies, S stages
+ * (bulk.cuh), at MB blocks' register budget. */
+#define VB(G, T, OP, MB, S) [] { Variant v_ = PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " bulk" #S, \
+  Bulk<PV_OP(T, OP), MB, S>); v_.smem = bulk_smem_bytes(S); return v_; }()
 
 int main(int argc, char **argv) {
   std::vector<Variant> vs = {
@@ -114,7 +122,8 @@ int main(int argc, char **argv) {
       for (auto &v : vs)
       for (unsigned w0 : waves) {
         cudaFuncAttributes fa; CK(cudaFuncGetAttributes(&fa, v.kernel));
-        int per_sm; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, GR_LANES, 0));
+        if (v.smem) CK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)v.smem));
+        int per_sm; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, GR_LANES, v.smem));
         gr_plan plan; gr_plan_make(n, v.es, 1, &plan);
         const uint64_t one = (uint64_t)sms * per_sm; /* one wave: gr_model_waves in tune/model.c */
         const unsigned wv = w0 ? w0 : std::min<unsigned>(v.max_waves,
@@ -127,7 +136,7 @@ int main(int argc, char **argv) {
         p.group_log2 = plan.group_log2; p.acc_out = nullptr;
         void *args[] = {&p};
         CK(cudaMemset(out, 0, 64));
-        CK(cudaLaunchKernel(v.kernel, dim3(plan.grid), dim3(GR_LANES), args, 0, 0));
+        CK(cudaLaunchKernel(v.kernel, dim3(plan.grid), dim3(GR_LANES), args, v.smem, 0));
         CK(cudaDeviceSynchronize());
         std::vector<unsigned char> r(32); CK(cudaMemcpy(r.data(), out, 32, cudaMemcpyDeviceToHost));
         bool first = strcmp(group, v.group) != 0;
@@ -135,7 +144,7 @@ int main(int argc, char **argv) {
         float t[5];
         for (int rep = 0; rep < 5; ++rep) {
           cudaEventRecord(a);
-          for (int k = 0; k < 20; ++k) cudaLaunchKernel(v.kernel, dim3(plan.grid), dim3(GR_LANES), args, 0, 0);
+          for (int k = 0; k < 20; ++k) cudaLaunchKernel(v.kernel, dim3(plan.grid), dim3(GR_LANES), args, v.smem, 0);
           cudaEventRecord(b); CK(cudaEventSynchronize(b));
           float ms; cudaEventElapsedTime(&ms, a, b); t[rep] = ms * 1000.f / 20;
         }
