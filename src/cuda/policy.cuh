@@ -390,10 +390,11 @@ struct ReducePolicy {
  * run twice, median of four, bits equal).  ncu at 2^28: the 3-block
  * kernel (79 registers) waits on memory (long scoreboard 69 % of its
  * stalls) at 37.5 % occupancy and reads 3.43 TB/s; at 4 blocks (64
- * registers, 16 bytes of spill) 3.97 TB/s, as the f32 sum, 4 blocks too,
- * reads 4.21.  More waves of 3 blocks did not help (1, 2, 4, 8: 81.0 to
- * 83.0 us at 2^28).  Time of the old row ({3}, the model's waves) / time of
- * {4} at one wave, aligned / 3 past alignment:
+ * registers, 16 bytes of spill) 3.97 TB/s; the f32 sum (4 resident, the
+ * same bytes) reads 4.21.  More waves of 3 blocks did not help (1, 2, 4,
+ * 8: 81.0 to 83.0 us at 2^28).  Time of the old row ({3}, the model's
+ * waves, at most 8: PV_MAX_WAVES=8 now) / time of {4} at one wave,
+ * aligned / 3 past alignment:
  *   row        2^20         2^22         2^24         2^26         2^28         2^30
  *   i8 {4} w1  0.994/1.015  0.993/1.006  0.962/0.997  1.028/1.061  1.169/1.164  1.024/1.016
  *   u8 {4} w1  1.000/1.011  0.996/1.005  0.966/0.998  1.031/1.094  1.169/1.174  1.024/1.015
