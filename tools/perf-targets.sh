@@ -4,20 +4,22 @@
 #   >= CUB     rows with a CUB time where gr_us <= cub_us;
 #   GB/s       rows of 256 MiB of input or more whose GB/s is at least 0.95 x
 #              the f32 sum's at the same byte count and offset.  Where the
-#              sweep has no f32 sum of those bytes (2-byte types at odd
-#              powers of 2 bytes, 8-byte types, f16 at 2^30), the f32 sum's
+#              sweep has no f32 sum of those bytes (the 2- and 8-byte
+#              types, whose byte counts are odd powers of 2), the f32 sum's
 #              GB/s is interpolated linearly in log(bytes) between the two
 #              nearest f32 sums, or taken from the largest one beyond it;
 #   probe      the f32 sum's time over the probe's at 2^28 and 2^30, offset 0
 #              (the target is probe / gr >= 0.99).
 # --list prints every row that misses the GB/s target, with its ratio.
-# A developer's tool: reads the CSV only, needs nothing but a POSIX awk.
+# A developer's tool: reads the CSV only, needs nothing but a POSIX awk
+# (with log(): busybox's awk only where built with its maths support).
 list=0
 if test "${1-}" = --list; then list=1; shift; fi
 test $# -eq 1 || { echo "usage: $0 [--list] CSV" >&2; exit 2; }
 awk -F, -v list=$list '
 function esize(t) {
-  return t ~ /^(i8|u8)$/ ? 1 : t ~ /^(f16|bf16)$/ ? 2 : t ~ /^(f32|i32|u32)$/ ? 4 : 8
+  return t ~ /^(i8|u8)$/ ? 1 : t ~ /^(f16|bf16)$/ ? 2 : t ~ /^(f32|i32|u32)$/ ? 4 : \
+         t ~ /^(f64|i64|u64)$/ ? 8 : 0
 }
 # the f32 sum GB/s at b bytes and offset o (its nf32[o] points, by bytes)
 function ref(b, o,   i, t) {
@@ -31,10 +33,16 @@ function ref(b, o,   i, t) {
 }
 NR == 1 {
   for (i = 1; i <= NF; ++i) col[$i] = i
-  if (!("gr_us" in col) || !("cub_us" in col) || !("probe_us" in col)) {
-    print "perf-targets: not a --sweep-1d CSV" > "/dev/stderr"; bad = 1; exit 2
-  }
+  split("op type n offset gr_us cub_us probe_us", need, " ")
+  for (i = 1; i <= 7; ++i)
+    if (!(need[i] in col)) {
+      print "perf-targets: not a --sweep-1d CSV (no " need[i] " column)" > "/dev/stderr"
+      bad = 1; exit 2
+    }
   next
+}
+esize($col["type"]) == 0 {
+  print "perf-targets: line " NR ": unknown type " $col["type"] > "/dev/stderr"; bad = 1; exit 2
 }
 {
   op[NR] = $col["op"]; ty[NR] = $col["type"]; n[NR] = $col["n"]; off[NR] = $col["offset"]
@@ -51,6 +59,8 @@ NR == 1 {
 }
 END {
   if (bad) exit 2
+  if (!nf32[0] && !nf32[3])
+    print "perf-targets: no f32 sum rows, so no GB/s reference" > "/dev/stderr"
   for (r = 2; r <= NR; ++r) {
     if (cub[r] != "" && cub[r] != "-") { ++ncub; if (gr[r] + 0 <= cub[r] + 0) ++okcub }
     b = n[r] * esize(ty[r])

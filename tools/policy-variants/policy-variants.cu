@@ -17,7 +17,11 @@
 // each w in PV_WAVES ("1 2 4", say; 1 when unset).  A w of 0 is the library's model: 8, 4 or 1
 // waves by the tiles a block (src/tune/model.c), at most the library row's max_waves.
 // Output: CSV variant,n,offset,resident,regs,us,bits,waves,grid on stdout.
-// PV_ONLY="a|b": only the variants whose name contains a or b (for ncu, say).
+// PV_ONLY="a|b": only the variants whose name contains a or b (for ncu, say); the first one kept
+// of a group is then its reference.
+// PV_MAX_WAVES=k: the model's cap on waves (w = 0) for every variant, where it is otherwise the
+// library row's max_waves as the checkout has it: the figures taken under an earlier cap (the
+// 8-bit NRM2's {3} rows before 2026-12-04, at 8) need PV_MAX_WAVES=8 again.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -68,7 +72,8 @@ int main(int argc, char **argv) {
   std::vector<Variant> vs = {
 #include "variants.inc"
   };
-  if (const char *only = getenv("PV_ONLY")) { /* keep the variants whose name holds a word of it */
+  const char *only = getenv("PV_ONLY");
+  if (only && *only) { /* keep the variants whose name holds a word of it */
     std::vector<Variant> kept;
     for (auto &v : vs) {
       bool hit = false;
@@ -79,7 +84,17 @@ int main(int argc, char **argv) {
       }
       if (hit) kept.push_back(v);
     }
+    if (kept.empty()) {
+      fprintf(stderr, "PV_ONLY=%s: no variant's name holds any of it (names: \"%s\", ...)\n", only,
+              vs.empty() ? "" : vs[0].name);
+      return 2;
+    }
     vs.swap(kept);
+  }
+  if (const char *mw = getenv("PV_MAX_WAVES")) { /* the model's cap, for every variant */
+    const int k = atoi(mw);
+    if (k < 1 || k > 64) { fprintf(stderr, "PV_MAX_WAVES: 1 to 64\n"); return 2; }
+    for (auto &v : vs) v.max_waves = k;
   }
   int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   std::vector<uint64_t> sizes;
