@@ -2,8 +2,8 @@
 // built or installed): the library's reduce_kernel with each interior tile brought into shared
 // memory by one bulk copy (cp.async.bulk, sm_90), S tiles ahead, completing on an mbarrier.
 // The lanes then read their chunks from shared memory and fold them with the library's lane,
-// so the bits are the library's.  The bytes in flight cost shared memory, not registers: S x
-// 32 KiB (+16 bytes) a block, where the register path keeps 8 loads of 16 bytes a thread.
+// so the bits are the library's.  The bytes in flight cost shared memory, not registers: S
+// tiles of 32 KiB a block, where the register path keeps 8 loads of 16 bytes a thread.
 //
 // VB(G, T, OP, MB, S) in variants.inc runs reduce_kernel<Bulk<Op, MB, S>>: AgentOf picks
 // AgentBulk, the lane tree runs once a tile (kPerTile), misaligned input reads each chunk's
@@ -18,8 +18,17 @@
 // with tile i+S-1.  Edge tiles take a stage but no copy.  The next group of a block starts
 // gridDim.x groups on; a group has t1-t0 tiles unless it ends the vector.
 //
-// Status (2026-12-04): compiled (sm_90) but never run; run it first alone, with a timeout
-// (PV_ONLY="bulk"), since a wrong phase would hang on the mbarrier.
+// The producer rebuilds the kernel's schedule from n and gridDim.x: it holds while the plan
+// gives tiles = ceil(n / tile elements) and groups = ceil(tiles / 2^group_log2) (src/order/plan.c).
+// The refill relies on the barrier of a lane tree a tile (kPerTile, asserted below).
+//
+// Status (2026-12-04): compiled (sm_90) but never run.  A reviewer's host model of issue() and
+// consume_tile() against the kernel's group loop agreed on 379,968 schedules (1 to 4 stages, 1
+// to 40 tiles, groups of 1 to 16, every grid, aligned and not).  Run it alone first
+// (PV_ONLY="bulk", with a timeout): a wait that spins 2^26 times, or a stage holding another
+// tile than the one expected, traps (the launch fails) rather than hang or fold wrong bytes.
+// Blocks resident are set by shared memory: a stage is 32,896 bytes; 2 stages leave the f32
+// sum 3 blocks an SM and i32 NRM2 2, 3 stages both 2; 6 stages at most (227 KiB a block).
 #ifndef GR_PV_BULK_CUH
 #define GR_PV_BULK_CUH
 
@@ -36,15 +45,25 @@ template <class Op, int MB, int S> struct PolicyOf<Bulk<Op, MB, S>> {
   using Lane = typename PolicyOf<Op>::Lane;
 };
 
-constexpr int kStageBlocks = GR_TILE_CHUNKS + 1; /* a tile's 16-byte blocks and the one after */
+/* A stage: a tile's 16-byte blocks and the one after (misaligned input), padded to 128 bytes. */
+constexpr int kStageBlocks = GR_TILE_CHUNKS + 8;
 constexpr size_t bulk_smem_bytes(int stages) { return (size_t)stages * kStageBlocks * 16; }
 
 __device__ __forceinline__ uint32_t smem_addr(const void *p) {
   return (uint32_t)__cvta_generic_to_shared(p);
 }
 
+/* The asm below is sm_90's; built for an older GPU, a VB variant traps when run. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GR_PV_BULK_ASM(...) __trap()
+#else
+#define GR_PV_BULK_ASM(...) asm volatile(__VA_ARGS__)
+#endif
+
 template <class Op, int S> class AgentBulk {
-  static_assert(S >= 1 && S <= 32, "stages: 1 to 32 (a bit of phase_ each)");
+  static_assert(S >= 1 && S <= 6, "stages: 1 to 6 (shared memory: 227 KiB a block)");
+  static_assert(PolicyOf<Op>::tree == LaneTree::kPerTile,
+                "the refill relies on the lane tree's barrier a tile");
 
  public:
   using Acc = typename Op::Acc;
@@ -53,6 +72,7 @@ template <class Op, int S> class AgentBulk {
     Acc buf[2][kThreads];
     Acc stack[kStackDepth];
     alignas(8) unsigned long long full[S];
+    uint64_t tile_of[S]; /* the tile last copied into each stage, a check */
   };
 
   __device__ __forceinline__ AgentBulk(TempStorage &temp, const void *vector, const void *,
@@ -66,9 +86,9 @@ template <class Op, int S> class AgentBulk {
     tiles_ = n / tile_elems + (n % tile_elems != 0);
     if (threadIdx.x == 0) {
       for (int s = 0; s < S; ++s)
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&temp_.full[s]))
-                     : "memory");
-      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        GR_PV_BULK_ASM("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&temp_.full[s]))
+                       : "memory");
+      GR_PV_BULK_ASM("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
   }
@@ -92,7 +112,7 @@ template <class Op, int S> class AgentBulk {
   }
 
   __device__ __forceinline__ uint4 *stage(int s) const {
-    extern __shared__ uint4 gr_pv_bulk_stages[];
+    extern __shared__ __align__(128) uint4 gr_pv_bulk_stages[];
     return gr_pv_bulk_stages + (size_t)s * kStageBlocks;
   }
 
@@ -104,10 +124,11 @@ template <class Op, int S> class AgentBulk {
     if (interior(p_tile_)) {
       const uint32_t bytes = (GR_TILE_CHUNKS + (misalign_ ? 1 : 0)) * 16u;
       const uint32_t bar = smem_addr(&temp_.full[s]);
-      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-                   "r"(bytes)
-                   : "memory");
-      asm volatile(
+      temp_.tile_of[s] = p_tile_; /* published by the arrive's release */
+      GR_PV_BULK_ASM("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+                     "r"(bytes)
+                     : "memory");
+      GR_PV_BULK_ASM(
           "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
           "[%3];" ::"r"(smem_addr(stage(s))),
           "l"(blocks_ + p_tile_ * GR_TILE_CHUNKS), "r"(bytes), "r"(bar)
@@ -128,9 +149,10 @@ template <class Op, int S> class AgentBulk {
   __device__ __forceinline__ void wait(int s) {
     const uint32_t bar = smem_addr(&temp_.full[s]);
     const uint32_t parity = (phase_ >> s) & 1u;
-    uint32_t done;
+    uint32_t done, spins = 0;
     do {
-      asm volatile(
+      if (++spins == (1u << 26)) __trap(); /* a schedule bug: fail, do not hang */
+      GR_PV_BULK_ASM(
           "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
           "selp.u32 %0, 1, 0, p; }"
           : "=r"(done)
@@ -146,16 +168,24 @@ template <class Op, int S> class AgentBulk {
     ++c_seq_;
     if (!interior(tile)) return lane_edge<Op>(x_, n_, tile);
     wait(s);
+    if (temp_.tile_of[s] != tile) __trap(); /* the stage holds another tile */
     const uint4 *b = stage(s);
-    if (misalign_ == 0)
-      return fold_chunks<Op>(tile, [&](auto k) { return b[threadIdx.x + k.value * kThreads]; });
-    const unsigned rbits = (misalign_ % 4) * 8;
-    return with_word_offset(misalign_, [&](auto q) {
-      return fold_chunks<Op>(tile, [&](auto k) {
-        const int c = threadIdx.x + k.value * kThreads;
-        return shift_chunk<q.value>(b[c], b[c + 1], rbits);
+    Acc v;
+    if (misalign_ == 0) {
+      v = fold_chunks<Op>(tile, [&](auto k) { return b[threadIdx.x + k.value * kThreads]; });
+    } else {
+      const unsigned rbits = (misalign_ % 4) * 8;
+      v = with_word_offset(misalign_, [&](auto q) {
+        return fold_chunks<Op>(tile, [&](auto k) {
+          const int c = threadIdx.x + k.value * kThreads;
+          return shift_chunk<q.value>(b[c], b[c + 1], rbits);
+        });
       });
-    });
+    }
+    /* this thread's reads of the stage (generic proxy) before the next bulk copy into it
+     * (async proxy), which thread 0 issues after the lane tree's barrier */
+    GR_PV_BULK_ASM("fence.proxy.async.shared::cta;" ::: "memory");
+    return v;
   }
 
   TempStorage &temp_;
