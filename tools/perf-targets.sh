@@ -8,8 +8,8 @@
 #              types, whose byte counts are odd powers of 2), the f32 sum's
 #              GB/s is interpolated linearly in log(bytes) between the two
 #              nearest f32 sums, or taken from the largest one beyond it;
-#   probe      the f32 sum's time over the probe's at 2^28 and 2^30, offset 0
-#              (the target is probe / gr >= 0.99).
+#   probe      the probe's time over the f32 sum's (probe / gr) at 2^28 and
+#              2^30, offset 0; the target is 0.99 or more.
 # --list prints every row that misses the GB/s target, with its ratio.
 # A developer's tool: reads the CSV only, needs nothing but a POSIX awk
 # (with log(): busybox's awk only where built with its maths support).
