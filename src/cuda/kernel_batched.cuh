@@ -216,7 +216,7 @@ __global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const Batched
 }
 
 template <class Op>
-__global__ void __launch_bounds__(kThreads, PolicyOf<Op>::min_blocks)
+__global__ void __launch_bounds__(kThreads, PolicyOf<Op>::batched_min_blocks)
 batched_tiles_kernel(const BatchedParams p) {
   using Acc = typename Op::Acc;
   using Agent = typename AgentOf<Op>::type;

@@ -14,7 +14,10 @@
  *   tree        when the block combines its lanes' values (LaneTree);
  *   max_waves   the most waves of blocks the block-count model launches
  *               (tune/model.c; 8, the model's most, unless a row says);
- *   load        how the interior tiles' chunks are loaded (Load).
+ *   load        how the interior tiles' chunks are loaded (Load);
+ *   batched_min_blocks  the register budget of batched_tiles_kernel
+ *               (kernel_batched.cuh), where it differs from min_blocks
+ *               (0: min_blocks).
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
@@ -81,6 +84,7 @@ struct ReducePolicy {
   LaneTree tree = LaneTree::kPerTile;
   int max_waves = 8;
   Load load = Load::kCached;
+  int batched_min_blocks = 0;
 };
 
 /*
@@ -373,10 +377,12 @@ struct ReducePolicy {
  * and f64 take 64 registers and no spill in reduce_kernel (f32 with
  * ACCUMULATE_F64: a 16-byte spill; batched_tiles_kernel of f64 spills 72
  * bytes and of f32 with ACCUMULATE_F64 96: not timed).  The wider
- * integers stay at 3: at 4 the 32-bit ones spill 20 bytes and lose from
- * 2^28, the 64-bit ones lose at 2^28.  Byte8Nrm2Lane first stayed at 3
- * (79 registers; 16 bytes of spill at 4, and at the model's waves 0.96
- * to 1.17); it now runs at 4 blocks and one wave (below).
+ * integers first stayed at 3: at 4 under kTwoLoads the 32-bit ones spill
+ * 20 bytes and lose from 2^28, the 64-bit ones lose at 2^28; under
+ * kNeighbour they now run at 4 (below, "Why kNeighbour").  Byte8Nrm2Lane
+ * first stayed at 3 (79 registers; 16 bytes of spill at 4, and at the
+ * model's waves 0.96 to 1.17); it now runs at 4 blocks and one wave
+ * (below).
  * On pv's default input, where half the f32, bf16 and f64 values are
  * small (below 2^-63 or 2^-511), most chunks take lift (bf16 99.6 %, f32
  * 94 %, f64 75 %), and the
@@ -401,7 +407,43 @@ struct ReducePolicy {
  * (i8 2^28: 79.9 -> 68.3 us.)  At the model's waves {4} lost at 2^30
  * (4 waves, 2048 blocks: 252.7/260.5 us against 246.3/249.9 at one).
  * The same runs gave i32 NRM2 at 4 blocks and one wave 1.14 at 2^26 but
- * 0.94 at 2^22 and 0.96/0.98 at 2^30 (20 bytes of spill): it stays at 3.
+ * 0.94 at 2^22 and 0.96/0.98 at 2^30 (20 bytes of spill), under
+ * kTwoLoads; kNeighbour, below, has no spill.
+ */
+/*
+ * Why kNeighbour for the NRM2 of integers, 4 blocks for the wider ones,
+ * and 3 for their batched_tiles_kernel (H200, 2026-12-04 second run;
+ * tools/policy-variants, PV_WAVES="0 1", two build orders run twice,
+ * median of four, bits equal).  ptxas (sm_90): under 4 blocks kTwoLoads
+ * spills 16 to 20 bytes in reduce_kernel of every integer NRM2, from
+ * its misaligned path (two loads a chunk); kNeighbour (one load a chunk,
+ * the second block from the neighbouring lane) takes 64 registers and
+ * spills nothing.  Aligned input runs the same code under either shift.
+ * us, aligned / 3 past alignment, one wave:
+ *   row               2^20       2^24         2^26         2^28          2^30
+ *   i32 {3} kTwoLoads 5.63/6.50  23.99/25.16  80.32/80.67  252.81/254.16 939.5/947.8
+ *   i32 {4} kTwoLoads 5.63/6.43  23.85/23.93  70.37/70.98  252.30/251.01 981.7/963.0
+ *   i32 {4} kNeighb.  5.69/6.56  21.58/22.86  65.41/66.70  239.59/241.01 931.1/941.1
+ *   i64 {3} kTwoLoads 6.11/6.54  42.67/43.25 137.35/138.02 481.60/484.17 1850/1865
+ *   i64 {4} kNeighb.  6.21/6.62  35.84/37.87 123.42/126.74 468.21/475.94 1852/1885
+ *   i8 {4} kTwoLoads  4.99/9.76   7.81/12.49  23.17/28.44  68.31/72.52  246.5/249.9
+ *   i8 {4} kNeighb.   5.09/9.86   7.54/12.25  21.09/26.84  64.69/69.62  237.9/242.7
+ * (i64 at 2^30 at the model's 8 waves: 1848.9/1855.5 against 1848.0/
+ * 1860.1.)  The floating NRM2 keep kTwoLoads: under kNeighbour, past
+ * alignment from 2^24 to 2^30, f32 ran at 0.86 to 0.95 of its speed, f64
+ * at 0.90 to 0.92, bf16 at 0.95 to 0.98 (a second run, 4 blocks, no
+ * spill either way).
+ * batched_tiles_kernel under 4 blocks spills 72 bytes for every integer
+ * NRM2; reduce-bench --batch, nrm2, us aligned / one element past the
+ * row (stride n+1), 3 blocks -> 4 blocks -> 3 again (batched_min_blocks,
+ * a later machine start):
+ *   i32 1024 x 2^16   68.3/72.5 -> 73.2/76.1 -> 68.0/73.4
+ *   u64 1024 x 2^15   67.6/69.9 -> 72.4/75.4 -> 67.1/70.2
+ *   i32 64 x 2^20     68.4/69.5 -> 68.0/70.0 -> 67.8/70.5
+ *   i64 64 x 2^19     67.7/68.8 -> 67.4/69.1 -> 67.1/68.6
+ * The 8-bit NRM2's batched kernel stays at 4 (72 bytes of spill since
+ * 2026-12-04, first run): against 3 it ran at 0.96 (i8 1024 x 2^16,
+ * aligned), 1.07 one past, and within 0.99 to 1.03 for 64 x 2^20.
  */
 /*
  * Why 4 blocks for the sums and products of wider integers (ptxas -v,
@@ -463,8 +505,8 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kNrm2 */
     {{LaneKind::kNrm2Medium, 4, Shift::kTwoLoads},
      {LaneKind::kNrm2Medium, 4, Shift::kTwoLoads},
-     {LaneKind::kByteNrm2, 4, Shift::kTwoLoads, LaneTree::kPerTile, 1},
-     {LaneKind::kNrm2Medium, 3, Shift::kTwoLoads}},
+     {LaneKind::kByteNrm2, 4, Shift::kNeighbour, LaneTree::kPerTile, 1},
+     {LaneKind::kNrm2Medium, 4, Shift::kNeighbour, LaneTree::kPerTile, 8, Load::kCached, 3}},
     /* kMeanVar */
     {{LaneKind::kSequential, 3, Shift::kNeighbour},
      {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 1},
@@ -481,6 +523,8 @@ template <class Op> struct PolicyOf {
   static constexpr ReducePolicy value =
       kReducePolicies[static_cast<int>(Op::kFamily)][static_cast<int>(type_family(Op::kType))];
   static constexpr int min_blocks = value.min_blocks;
+  static constexpr int batched_min_blocks =
+      value.batched_min_blocks > 0 ? value.batched_min_blocks : value.min_blocks;
   static constexpr Shift shift = value.shift;
   static constexpr LaneTree tree = value.tree;
   static constexpr Load load = value.load;
