@@ -22,11 +22,13 @@
 // gives tiles = ceil(n / tile elements) and groups = ceil(tiles / 2^group_log2) (src/order/plan.c).
 // The refill relies on the barrier of a lane tree a tile (kPerTile, asserted below).
 //
-// Status (2026-12-04): compiled (sm_90) but never run.  A reviewer's host model of issue() and
-// consume_tile() against the kernel's group loop agreed on 379,968 schedules (1 to 4 stages, 1
-// to 40 tiles, groups of 1 to 16, every grid, aligned and not).  Run it alone first
-// (PV_ONLY="bulk", with a timeout): a wait that spins 2^26 times, or a stage holding another
-// tile than the one expected, traps (the launch fails) rather than hang or fold wrong bytes.
+// Status (2026-12-04): run on the H200 (doc/PERFORMANCE.md, "The bulk-copy agent measured"):
+// no trap, every result's bits the library's, 2^20 to 2^30, aligned and 3 past alignment.  As
+// fast as the register path at 4 blocks from 2^26, slower below; not adopted.  A reviewer's
+// host model of issue() and consume_tile() against the kernel's group loop agreed on 379,968
+// schedules (1 to 4 stages, 1 to 40 tiles, groups of 1 to 16, every grid, aligned and not).
+// A wait that spins 2^26 times, or a stage holding another tile than the one expected, traps
+// (the launch fails) rather than hang or fold wrong bytes.
 // Blocks resident are set by shared memory: a stage is 32,896 bytes; 2 stages leave the f32
 // sum 3 blocks an SM and i32 NRM2 2, 3 stages both 2; 6 stages at most (227 KiB a block).
 #ifndef GR_PV_BULK_CUH
