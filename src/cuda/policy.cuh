@@ -24,7 +24,7 @@
  * budget or the shift, and the results that kPerRange computes in another
  * order do not depend on the order.
  *
- * A fifth field, prefetch (the block's next interior tile loaded before
+ * A further field, prefetch (the block's next interior tile loaded before
  * the current one is folded, two tiles in registers), was measured below
  * and taken by no row once misaligned tiles took one load a chunk; the
  * code went with it (2026-12-02).  The measurements stay as the reason.
@@ -148,7 +148,8 @@ struct ReducePolicy {
  * to 1.27 faster from 2^24, the 16-bit min/max (with the packed lane)
  * 1.06 to 1.20 (no longer: below), the 16-bit MEAN_VAR 1.02 to 1.19, the
  * 8-bit arg ops 1.09 at 2^22 and 2^24 (0.93 from 2^28, but they need
- * kNeighbour's registers for 4 blocks).
+ * kNeighbour's registers for 4 blocks).  The integer NRM2 no longer: at
+ * 4 blocks kNeighbour is what avoids the spill (below, "Why kNeighbour").
  */
 /*
  * Why one lane tree a range (LaneTree::kPerRange) for the arg ops of
@@ -396,7 +397,8 @@ struct ReducePolicy {
  * run twice, median of four, bits equal).  ncu at 2^28: the 3-block
  * kernel (79 registers) waits on memory (long scoreboard 69 % of its
  * stalls) at 37.5 % occupancy and reads 3.43 TB/s; at 4 blocks (64
- * registers, 16 bytes of spill) 3.97 TB/s; the f32 sum (4 resident, the
+ * registers, 16 bytes of spill under kTwoLoads, none under kNeighbour:
+ * below) 3.97 TB/s; the f32 sum (4 resident, the
  * same bytes) reads 4.21.  More waves of 3 blocks did not help (1, 2, 4,
  * 8: 81.0 to 83.0 us at 2^28).  Time of the old row ({3}, the model's
  * waves, at most 8: PV_MAX_WAVES=8 now) / time of {4} at one wave,
@@ -418,7 +420,8 @@ struct ReducePolicy {
  * spills 16 to 20 bytes in reduce_kernel of every integer NRM2, from
  * its misaligned path (two loads a chunk); kNeighbour (one load a chunk,
  * the second block from the neighbouring lane) takes 64 registers and
- * spills nothing.  Aligned input runs the same code under either shift.
+ * spills nothing.  Aligned input takes the same source path under either
+ * shift.
  * us, aligned / 3 past alignment, one wave:
  *   row               2^20       2^24         2^26         2^28          2^30
  *   i32 {3} kTwoLoads 5.63/6.50  23.99/25.16  80.32/80.67  252.81/254.16 939.5/947.8
@@ -428,15 +431,15 @@ struct ReducePolicy {
  *   i64 {4} kNeighb.  6.21/6.62  35.84/37.87 123.42/126.74 468.21/475.94 1852/1885
  *   i8 {4} kTwoLoads  4.99/9.76   7.81/12.49  23.17/28.44  68.31/72.52  246.5/249.9
  *   i8 {4} kNeighb.   5.09/9.86   7.54/12.25  21.09/26.84  64.69/69.62  237.9/242.7
- * (i64 at 2^30 at the model's 8 waves: 1848.9/1855.5 against 1848.0/
- * 1860.1.)  The floating NRM2 keep kTwoLoads: under kNeighbour, past
+ * (i64 at 2^30 at the model's 8 waves: {4} kNeighbour 1848.9/1855.5,
+ * {3} kTwoLoads 1848.0/1860.1.)  The floating NRM2 keep kTwoLoads: under kNeighbour, past
  * alignment from 2^24 to 2^30, f32 ran at 0.86 to 0.95 of its speed, f64
- * at 0.90 to 0.92, bf16 at 0.95 to 0.98 (a second run, 4 blocks, no
- * spill either way).
+ * at 0.90 to 0.92, bf16 at 0.95 to 0.98, f16 at 0.95 to 1.00 (a second
+ * run, pv's default input, 4 blocks, no spill either way).
  * batched_tiles_kernel under 4 blocks spills 72 bytes for every integer
  * NRM2; reduce-bench --batch, nrm2, us aligned / one element past the
- * row (stride n+1), 3 blocks -> 4 blocks -> 3 again (batched_min_blocks,
- * a later machine start):
+ * row (stride n+1), {3, kTwoLoads} -> {4, kNeighbour} -> {3, kNeighbour}
+ * (batched_min_blocks, a later machine start):
  *   i32 1024 x 2^16   68.3/72.5 -> 73.2/76.1 -> 68.0/73.4
  *   u64 1024 x 2^15   67.6/69.9 -> 72.4/75.4 -> 67.1/70.2
  *   i32 64 x 2^20     68.4/69.5 -> 68.0/70.0 -> 67.8/70.5
