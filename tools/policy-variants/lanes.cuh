@@ -12,6 +12,7 @@ template <class Op, int MB, template <class> class LN, Shift S, LaneTree TR, Loa
 struct PolicyOf<TunedLane<Op, MB, LN, S, TR, LD>> {
   static constexpr ReducePolicy value{LaneKind::kSequential, MB, S, TR, 8, LD};
   static constexpr int min_blocks = MB;
+  static constexpr int batched_min_blocks = MB; /* as policy.cuh's PolicyOf; unused here */
   static constexpr Shift shift = S;
   static constexpr LaneTree tree = TR;
   static constexpr Load load = LD;
