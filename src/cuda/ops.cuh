@@ -535,11 +535,15 @@ template <gpureduce_type_t T, bool F64 = false> struct MeanVar {
 
   __device__ static Acc identity() { return Acc{W(0), W(0), 0}; }
   __device__ static Acc lift(In x, uint64_t) { return Acc{moment_value<T, W>(x), W(0), 1}; }
+  /* Where the counts are equal (every level of a full tile's lane tree
+   * and of a group's tile tree), r is N(c) / N(2c), and N(2c) = 2 N(c)
+   * exactly (doubling commutes with rounding): r = 1/2 without the
+   * division, the same bits. */
   __device__ static Acc combine(const Acc &a, const Acc &b) {
     if (b.n == 0) return a;
     if (a.n == 0) return b;
     const uint64_t n = a.n + b.n;
-    const W r = div_rn((W)b.n, (W)n);
+    const W r = a.n == b.n ? W(0.5) : div_rn((W)b.n, (W)n);
     const W delta = sub_rn(b.mean, a.mean);
     return Acc{add_rn(a.mean, mul_rn(delta, r)),
                add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(delta, delta), mul_rn((W)a.n, r))),
