@@ -85,6 +85,10 @@ struct ReducePolicy {
   int max_waves = 8;
   Load load = Load::kCached;
   int batched_min_blocks = 0;
+  /* min_blocks where the operation accumulates in double in a column
+   * that also holds float accumulators (MEAN_VAR of f64, and of f32
+   * under GPUREDUCE_ACCUMULATE_F64); 0: min_blocks */
+  int double_min_blocks = 0;
 };
 
 /*
@@ -328,7 +332,10 @@ struct ReducePolicy {
  * 0.96.
  * Not taken for the 16- and 8-bit rows, which gain 2 to 4 % at 2^26 but
  * lose at 2^24 (f16 argmin 0.927/0.930, f16 max 0.984/0.985, u8 argmin
- * 0.994/0.992), nor for MEAN_VAR (f64 0.957 aligned at 2^22, nothing
+ * 0.994/0.992), except the 8-bit products (2026-12-04, the same tool,
+ * three runs in each order, median of six: i8 1.023/1.027 at 2^26,
+ * 1.014/1.014 at 2^28, 1.003 at 2^30, u8 1.026/1.035, 1.011/1.013,
+ * 1.002; equal below 2^26), nor for MEAN_VAR (f64 0.957 aligned at 2^22, nothing
  * from 2^26).  In the sweep (reduce-bench --sweep-1d) the 11 rows at
  * 2^24 behind CUB went ahead: f32 argmin 23.00 -> 22.03 us, i32 argmax 3
  * past 22.76 -> 21.67, f32 min 20.89 -> 20.16.
@@ -469,13 +476,53 @@ struct ReducePolicy {
 /*
  * MEAN_VAR (2026-12-01, ptxas -v, sm_90): the sequential lane, as the
  * floating sums (its order is element by element; its counted fold,
- * thread_fold.cuh, takes its ratios from constants).  3 blocks, except
- * with a double accumulator (f64, f32 with ACCUMULATE_F64, integers),
- * whose combine (a division, 24-byte values) spilled 96 to 112 bytes
- * under the 80 registers of 3; with 2 it takes 94 registers (i8/u8: 128,
- * 4 bytes of spill) and no spill.  f32 MEAN_VAR takes 62 to 64 registers,
- * so 4 of its blocks are resident under the 2-block budget too: a 4-block
- * budget timed the same (0.991 to 1.007, 2^20 to 2^30, 2026-12-03).
+ * thread_fold.cuh, takes its ratios from constants).  f32 MEAN_VAR takes
+ * 62 to 64 registers, so 4 of its blocks are resident under the 2-block
+ * budget too: a 4-block budget timed the same (0.991 to 1.007, 2^20 to
+ * 2^30, 2026-12-03), a 3-block one 0.96 at 2^30 aligned (2026-12-04).
+ *
+ * Why 3 blocks with a double accumulator (f64, f32 under ACCUMULATE_F64,
+ * the wider integers; double_min_blocks in the float column), 4 and
+ * kNeighbour for 8-bit integers, and 2 in batched_tiles_kernel (H200,
+ * 2026-12-04, third run; tools/policy-variants, PV_WAVES=0; bits equal).
+ * Under 3 blocks ptxas spills 88 to 96 bytes, all in the last block's
+ * root tree (cuobjdump: the stores and loads lie between its ticket and
+ * its 8-byte ldcg reads of the roots); under 4, 388 to 560 bytes, also
+ * in the lane tree.  ncu at 2^28 (--clock-control none): the f64 kernel
+ * at 3 blocks reads 80 % of DRAM's peak, the i32 one 67 %; the i8 one at
+ * 4, 28 %, with the FP64 pipe half busy (6 DADD/DMUL an element, 14.5
+ * instructions an element in all) and 10.3 cycles a warp between
+ * issues: a chain of dependent double operations in each lane, which
+ * only more warps hide.  Time of the old row {2, kTwoLoads} with the old
+ * combine (tools/policy-variants' MeanVarDivide) / time of the new row
+ * with the new one (ops.cuh, r = 1/2 for equal counts), aligned / 3 past
+ * alignment:
+ *   row                  2^20        2^24        2^26        2^28        2^30
+ *   f64 {3, kTwoLoads}   1.119/1.135 1.203/1.179 1.331/1.311 1.482/1.469 1.533/1.522
+ *   i32 {3, kTwoLoads}   1.103/1.095 1.203/1.080 1.234/1.152 1.426/1.331 1.504/1.401
+ *   i64 {3, kTwoLoads}   1.143/1.121 1.144/1.179 1.262/1.319 1.422/1.467 1.495/1.504
+ *   i8 {4, kNeighbour}   0.962/1.002 1.066/0.986 1.141/1.122 1.254/1.216 1.350/1.380
+ *   u8 {4, kNeighbour}   0.988/1.013 1.056/0.957 1.161/1.108 1.287/1.218 1.422/1.386
+ *   f16 {3, kNeighbour}  1.042/1.034 1.057/1.032 1.042/1.049 1.052/1.083 1.030/1.007
+ *   f32 {2, kTwoLoads}   1.033/1.041 1.035/1.045 1.024/1.029 1.006/1.022 1.006/0.947
+ * (u32, u64 as i32, i64; bf16 1.04 to 1.11.  The f32 row's code differs
+ * in the combine only; its 2^30 misaligned figure moved 0.95 to 1.03
+ * between runs.)  The new combine alone, at the old rows, an earlier
+ * start: f64 1.15 to 1.27, i32 1.10 to 1.25, i64 1.15 to 1.28, i8 1.03 to
+ * 1.13 from 2^24.  Under other rows, time of the library's / time of the
+ * row, same start:
+ *   i8 {4, kN} / {5}     0.989/0.996 0.970/0.979 0.940/1.035 0.842/0.972 0.950/1.030
+ *   i8 / {6}, {8}        0.82 to 0.98, 0.70 to 0.92 (spills of 1.1 to 3.6 KB)
+ *   i32 {3, kTL} / {4}   0.931/0.959 1.061/1.114 1.175/1.163 1.121/1.087 1.047/1.019
+ *   f64 {3, kTL} / {4}   0.948/0.971 1.112/1.106 1.128/1.115 1.075/1.043 1.027/0.986
+ *   i32, f64 / {5}, {6}  0.78 to 1.03
+ *   f16 {3} / {5}, {6}   0.68 to 1.01
+ * {4} for i32 and f64 is 4 to 18 % faster from 2^24 and slower at 2^20
+ * (not taken yet: timed after the last make check of the day).  For
+ * the 8-bit rows, an earlier start, {4} ran 1.00 to 1.16 times as fast as
+ * {3} from 2^24 (both kNeighbour), and under {3} kTwoLoads ran at 0.91 to
+ * 0.95 of kNeighbour's speed at 2^28 and 2^30.  batched_tiles_kernel
+ * keeps 2 blocks: not timed at more.
  */
 /* Rows: the operation families; columns, in each row: kFloat16, kFloat,
  * kByte, kWideInt (ops.cuh). */
@@ -488,7 +535,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kProd */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kNoAllocate},
-     {LaneKind::kByteProd, 4, Shift::kRealign},
+     {LaneKind::kByteProd, 4, Shift::kRealign, LaneTree::kPerTile, 8, Load::kNoAllocate},
      {LaneKind::kSequential, 4, Shift::kRealign, LaneTree::kPerTile, 8, Load::kNoAllocate}},
     /* kMinMax */
     {{LaneKind::kNativeMinMax, 5, Shift::kRealign},
@@ -512,20 +559,29 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kNrm2Medium, 4, Shift::kNeighbour, LaneTree::kPerTile, 8, Load::kCached, 3}},
     /* kMeanVar */
     {{LaneKind::kSequential, 3, Shift::kNeighbour},
-     {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 1},
-     {LaneKind::kSequential, 2, Shift::kTwoLoads},
-     {LaneKind::kSequential, 2, Shift::kTwoLoads}},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 1, Load::kCached, 0, 3},
+     {LaneKind::kSequential, 4, Shift::kNeighbour, LaneTree::kPerTile, 8, Load::kCached, 2},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kCached, 2}},
 };
 
 /* The policy of (type, op) for host code: the row of the operation's
  * family, the column of the type's (defined in dispatch.cu). */
 const ReducePolicy &reduce_policy_for(gpureduce_type_t type, gpureduce_op_t op);
 
+/* Does Op accumulate in double (its W, where it names one: NRM2,
+ * MEAN_VAR, the arg ops)? */
+template <class Op, class = void> struct AccumulatesDouble : std::false_type {};
+template <class Op>
+struct AccumulatesDouble<Op, std::void_t<typename Op::W>>
+    : std::is_same<typename Op::W, double> {};
+
 /* The row of Op: its policy and its lane. */
 template <class Op> struct PolicyOf {
   static constexpr ReducePolicy value =
       kReducePolicies[static_cast<int>(Op::kFamily)][static_cast<int>(type_family(Op::kType))];
-  static constexpr int min_blocks = value.min_blocks;
+  static constexpr int min_blocks = value.double_min_blocks > 0 && AccumulatesDouble<Op>::value
+                                        ? value.double_min_blocks
+                                        : value.min_blocks;
   static constexpr int batched_min_blocks =
       value.batched_min_blocks > 0 ? value.batched_min_blocks : value.min_blocks;
   static constexpr Shift shift = value.shift;
