@@ -93,6 +93,23 @@ template <class Op> struct Byte8MinMaxPairs {
     return (typename Op::Acc)vbest2_byte<Signed, IsMax>(s.odd, s.even);
   }
 };
+/* MEAN_VAR's combine as the library had it before 2026-12-04 (third run): the division even where the
+ * counts are equal (ops.cuh now takes r = 1/2 there), as the baseline to time it against.
+ * The same bits. */
+template <class Op> struct MeanVarDivide : Op {
+  using Acc = typename Op::Acc;
+  using W = decltype(Acc::mean);
+  __device__ static Acc combine(const Acc &a, const Acc &b) {
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    const uint64_t n = a.n + b.n;
+    const W r = div_rn((W)b.n, (W)n);
+    const W delta = sub_rn(b.mean, a.mean);
+    return Acc{add_rn(a.mean, mul_rn(delta, r)),
+               add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(delta, delta), mul_rn((W)a.n, r))),
+               n};
+  }
+};
 } /* namespace gr */
 
 #endif

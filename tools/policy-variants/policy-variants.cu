@@ -3,7 +3,8 @@
 // Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
 // chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
 // headers under that row, or the same with an experimental lane of lanes.cuh (VX) or with
-// lanes.cuh's BranchCombine for the operation's combine (VC), or with bulk.cuh's agent, tiles
+// lanes.cuh's BranchCombine for the operation's combine (VC), or with another of its operation
+// wrappers (VW: MeanVarDivide), or with bulk.cuh's agent, tiles
 // brought into shared memory by bulk copies (VB, sm_90 only); the
 // first variant of each group is the reference whose result bytes the others must equal
 // ("same", else "DIFFER").
@@ -63,6 +64,8 @@ struct Variant { const char *name; const void *kernel; gpureduce_type_t type; si
   TunedLane<PV_OP(T, OP), MB, LN, Shift::SH, LaneTree::TR, Load::LD>)
 #define VC(G, T, OP, MB, LK, SH, TR, LD) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " branch", \
   Tuned<BranchCombine<PV_OP(T, OP)>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>)
+#define VW(G, T, OP, MB, LK, SH, TR, LD, WRAP) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " " #LK " " #SH " " #TR " " #LD " " #WRAP, \
+  Tuned<WRAP<PV_OP(T, OP)>, MB, LaneKind::LK, Shift::SH, LaneTree::TR, Load::LD>)
 
 /* The variant of group G that brings tiles into shared memory by bulk copies, S stages
  * (bulk.cuh), at MB blocks' register budget. */
