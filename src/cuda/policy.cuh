@@ -335,8 +335,8 @@ struct ReducePolicy {
  * 0.994/0.992), except the 8-bit products (2026-12-04, the same tool,
  * three runs in each order, median of six: i8 1.023/1.027 at 2^26,
  * 1.014/1.014 at 2^28, 1.003 at 2^30, u8 1.026/1.035, 1.011/1.013,
- * 1.002; equal below 2^26), nor for MEAN_VAR (f64 0.957 aligned at 2^22, nothing
- * from 2^26).  In the sweep (reduce-bench --sweep-1d) the 11 rows at
+ * 1.002; equal below 2^26), nor for MEAN_VAR (f64 0.957 aligned at
+ * 2^22, nothing from 2^26).  In the sweep (reduce-bench --sweep-1d) the 11 rows at
  * 2^24 behind CUB went ahead: f32 argmin 23.00 -> 22.03 us, i32 argmax 3
  * past 22.76 -> 21.67, f32 min 20.89 -> 20.16.
  */

@@ -93,9 +93,9 @@ template <class Op> struct Byte8MinMaxPairs {
     return (typename Op::Acc)vbest2_byte<Signed, IsMax>(s.odd, s.even);
   }
 };
-/* MEAN_VAR's combine as the library had it before 2026-12-04 (third run): the division even where the
- * counts are equal (ops.cuh now takes r = 1/2 there), as the baseline to time it against.
- * The same bits. */
+/* MEAN_VAR's combine as the library had it before 2026-12-04 (third run): the division even
+ * where the counts are equal (ops.cuh now takes r = 1/2 there), as the baseline to time it
+ * against.  The same bits. */
 template <class Op> struct MeanVarDivide : Op {
   using Acc = typename Op::Acc;
   using W = decltype(Acc::mean);
