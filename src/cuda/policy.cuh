@@ -17,7 +17,10 @@
  *   load        how the interior tiles' chunks are loaded (Load);
  *   batched_min_blocks  the register budget of batched_tiles_kernel
  *               (kernel_batched.cuh), where it differs from min_blocks
- *               (0: min_blocks).
+ *               (0: the row's min_blocks, never double_min_blocks);
+ *   double_min_blocks  min_blocks for the operations of the row and
+ *               column that accumulate in double, where the column also
+ *               holds float accumulators (0: min_blocks).
  * Tuning values are data, as in CUB's policies; the measurement behind
  * each is below its row.  None of them changes a bit of any result: the
  * order of doc/ORDER.md does not depend on the lane kind, the register
@@ -303,7 +306,9 @@ struct ReducePolicy {
  *   f64 MEAN_VAR  2^28  822.1 / 856.0, 4 waves 0.993 / 1.000
  *                 2^30 3262.5 / 3375.7, 8 waves 1.003 / 1.004
  * (In the run before, the 16-bit MEAN_VAR gained 2 to 7 % from the waves,
- * so its column keeps them.)
+ * so its column keeps them.)  Timed under the 2-block row; f64 runs at 3
+ * blocks since 2026-12-04 (below, with MEAN_VAR's rows), waves not timed
+ * again.
  */
 /*
  * Why chunks not kept in L1 (Load::kNoAllocate) for the sums, products,
