@@ -2,8 +2,10 @@
  * test-huge.c - element counts above 2^32 on CUDA device 0: 64-bit counts,
  * indices and tile numbers.  Answers are exact by construction:
  *   - 2^32 + 4097 bytes, all 1 but six known ones, reduced as u8 and as i8
- *     (every operation; sums computed arithmetically), and their dot
- *     products with themselves and with themselves shifted by a byte;
+ *     (every operation; sums computed arithmetically; MEAN_VAR against
+ *     the exact mean and variance, within gpureduce.h's bounds), and
+ *     their dot products with themselves and with themselves shifted by
+ *     a byte;
  *   - 2^32 + 17 floats, all 1.0f but two known ones, when 18 GiB of device
  *     memory are free: the double-accumulated sum is exact (every partial
  *     sum is a multiple of 0.5 below 2^53), the float sum follows
@@ -13,6 +15,7 @@
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,41 @@ static uint64_t reduce(const void *d_in, size_t n, gpureduce_type_t type, gpured
   const size_t rs = tu_result_size(type, op, flags);
   check_bytes(ob + rs, OUT_FILL, sizeof ob - rs, "%s: the canary after the result", what);
   return tu_load(ob, 0, (unsigned)rs);
+}
+
+/* MEAN_VAR (a double accumulator) of n bytes at d_in, s the sum of their
+ * values and q the sum of their squares, against the exact mean and
+ * variance, within gpureduce.h's bounds: d = 8V + 10 + ceil(log2 T),
+ * u = 2^-53, |mean error| <= 8 (d + 1) u max|x|, |variance error| <=
+ * 4 (d + 3) u var + 16 (d + 2) u sd max|x|.  With b = s - n and
+ * a = q - 2s + n, the sums of x - 1 and (x - 1)^2 (small integers for
+ * input of ones but a few), the mean is 1 + b/n and the variance
+ * (a - b^2/n) / n, in long double without cancellation. */
+static void check_mean_var(const void *d_in, size_t n, gpureduce_type_t type, int64_t s,
+                           uint64_t q, double max_abs, const char *what) {
+  unsigned char ob[OUT_BYTES];
+  memset(ob, OUT_FILL, sizeof ob);
+  CK(cudaMemcpy(d_out, ob, sizeof ob, cudaMemcpyHostToDevice));
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_reduce(d_in, d_out, n, type, GPUREDUCE_MEAN_VAR, 0, H),
+               "%s: status (%s)", what, gpureduce_last_message(H));
+  CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
+  check_bits(16, tu_result_size(type, GPUREDUCE_MEAN_VAR, 0), "%s: two doubles", what);
+  check_bytes(ob + 16, OUT_FILL, sizeof ob - 16, "%s: the canary after the result", what);
+  const double mean = tu_f64_of(tu_load(ob, 0, 8)), var = tu_f64_of(tu_load(ob, 1, 8));
+  const int64_t b = s - (int64_t)n, a = (int64_t)q - 2 * s + (int64_t)n;
+  const long double exact_mean = 1 + (long double)b / (long double)n;
+  const long double exact_var =
+      ((long double)a - (long double)b * (long double)b / (long double)n) / (long double)n;
+  int log2t = 0;
+  while (((size_t)1 << log2t) < tu_tiles(type, n)) ++log2t;
+  const double u = 0x1p-53, dd = 8 * 16 + 10 + log2t;
+  check_near(exact_mean, mean, 8 * (dd + 1) * u * max_abs, "%s: the mean (exact %.17Lg)", what,
+             exact_mean);
+  check_near(exact_var, var,
+             4 * (dd + 3) * u * (double)exact_var +
+                 16 * (dd + 2) * u * (double)sqrtl(exact_var) * max_abs,
+             "%s: the variance (exact %.17Lg)", what, exact_var);
 }
 
 static void huge_bytes(void **state) {
@@ -140,6 +178,12 @@ static void huge_bytes(void **state) {
     check_bits(dots[k].want, tu_load(ob, 0, 8), "%s, n = 2^32 + 4097 (or one less)",
                dots[k].what);
   }
+  /* MEAN_VAR: counts past 2^32 in its combine; from index 3 the three
+   * ones before it are left out */
+  check_mean_var(d, n, GPUREDUCE_U8, (int64_t)u_sum, u_sq, 255, "u8 mean_var, n = 2^32 + 4097");
+  check_mean_var(d, n, GPUREDUCE_I8, (int64_t)i_sum, i_sq, 128, "i8 mean_var, n = 2^32 + 4097");
+  check_mean_var(d + 3, n - 3, GPUREDUCE_U8, (int64_t)u_sum - 3, u_sq - 3, 255,
+                 "u8 mean_var of the 2^32 + 4094 bytes from index 3");
   cudaFree(d);
 }
 
