@@ -46,16 +46,25 @@ static int teardown(void **state) {
   return gpureduce_destroy(H) == GPUREDUCE_SUCCESS ? 0 : -1;
 }
 
+/* The result of gpureduce_reduce() into ob (OUT_BYTES), the canary after
+ * it checked; its size. */
+static size_t reduce_into(unsigned char *ob, const void *d_in, size_t n, gpureduce_type_t type,
+                          gpureduce_op_t op, unsigned flags, const char *what) {
+  memset(ob, OUT_FILL, OUT_BYTES);
+  CK(cudaMemcpy(d_out, ob, OUT_BYTES, cudaMemcpyHostToDevice));
+  check_status(GPUREDUCE_SUCCESS, gpureduce_reduce(d_in, d_out, n, type, op, flags, H),
+               "%s: status (%s)", what, gpureduce_last_message(H));
+  CK(cudaMemcpy(ob, d_out, OUT_BYTES, cudaMemcpyDeviceToHost));
+  const size_t rs = tu_result_size(type, op, flags);
+  check_bytes(ob + rs, OUT_FILL, OUT_BYTES - rs, "%s: the canary after the result", what);
+  return rs;
+}
+
+/* A result of at most 8 bytes. */
 static uint64_t reduce(const void *d_in, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                        unsigned flags, const char *what) {
   unsigned char ob[OUT_BYTES];
-  memset(ob, OUT_FILL, sizeof ob);
-  CK(cudaMemcpy(d_out, ob, sizeof ob, cudaMemcpyHostToDevice));
-  check_status(GPUREDUCE_SUCCESS, gpureduce_reduce(d_in, d_out, n, type, op, flags, H),
-               "%s: status (%s)", what, gpureduce_last_message(H));
-  CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
-  const size_t rs = tu_result_size(type, op, flags);
-  check_bytes(ob + rs, OUT_FILL, sizeof ob - rs, "%s: the canary after the result", what);
+  const size_t rs = reduce_into(ob, d_in, n, type, op, flags, what);
   return tu_load(ob, 0, (unsigned)rs);
 }
 
@@ -70,14 +79,8 @@ static uint64_t reduce(const void *d_in, size_t n, gpureduce_type_t type, gpured
 static void check_mean_var(const void *d_in, size_t n, gpureduce_type_t type, int64_t s,
                            uint64_t q, double max_abs, const char *what) {
   unsigned char ob[OUT_BYTES];
-  memset(ob, OUT_FILL, sizeof ob);
-  CK(cudaMemcpy(d_out, ob, sizeof ob, cudaMemcpyHostToDevice));
-  check_status(GPUREDUCE_SUCCESS,
-               gpureduce_reduce(d_in, d_out, n, type, GPUREDUCE_MEAN_VAR, 0, H),
-               "%s: status (%s)", what, gpureduce_last_message(H));
-  CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
-  check_bits(16, tu_result_size(type, GPUREDUCE_MEAN_VAR, 0), "%s: two doubles", what);
-  check_bytes(ob + 16, OUT_FILL, sizeof ob - 16, "%s: the canary after the result", what);
+  check_bits(16, reduce_into(ob, d_in, n, type, GPUREDUCE_MEAN_VAR, 0, what),
+             "%s: two doubles", what);
   const double mean = tu_f64_of(tu_load(ob, 0, 8)), var = tu_f64_of(tu_load(ob, 1, 8));
   const int64_t b = s - (int64_t)n, a = (int64_t)q - 2 * s + (int64_t)n;
   const long double exact_mean = 1 + (long double)b / (long double)n;
