@@ -5,7 +5,8 @@
 // headers under that row, or the same with an experimental lane of lanes.cuh (VX) or with
 // lanes.cuh's BranchCombine for the operation's combine (VC), or with another of its operation
 // wrappers (VW: MeanVarDivide), or with bulk.cuh's agent, tiles
-// brought into shared memory by bulk copies (VB, sm_90 only); the
+// brought into shared memory by bulk copies (VB, sm_90 only), or with ring.cuh's, each lane's
+// chunks copied ahead into a ring in shared memory by cp.async (VR, sm_80 and later); the
 // first variant of each group is the reference whose result bytes the others must equal
 // ("same", else "DIFFER").
 // Input: xorshift words masked to 0x3bff3bff (finite 16-bit floats, many ties in 8-bit; f32 and
@@ -48,6 +49,7 @@ struct PolicyOf<Tuned<Op, MB, LK, S, TR, LD>> {
 }
 #include "lanes.cuh"
 #include "bulk.cuh"
+#include "ring.cuh"
 using namespace gr;
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
@@ -71,6 +73,10 @@ struct Variant { const char *name; const void *kernel; gpureduce_type_t type; si
  * (bulk.cuh), at MB blocks' register budget. */
 #define VB(G, T, OP, MB, S) [] { Variant v_ = PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " bulk" #S, \
   Bulk<PV_OP(T, OP), MB, S>); v_.smem = bulk_smem_bytes(S); return v_; }()
+
+/* The variant of group G whose lanes' chunks come through ring.cuh's ring in shared memory,
+ * D chunks ahead (cp.async), at MB blocks' register budget. */
+#define VR(G, T, OP, MB, D) PV_VARIANT(G, T, OP, #G " " #T " mb" #MB " ring" #D, Ring<PV_OP(T, OP), MB, D>)
 
 int main(int argc, char **argv) {
   std::vector<Variant> vs = {
