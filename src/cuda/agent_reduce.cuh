@@ -276,11 +276,17 @@ constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) * (int)sizeof(In) / GR_CH
  * bits as combine(acc, lift(x)) without combine's division.  The loop is
  * unrolled for the constant C; loads as fold_edge's, B chunks at once,
  * each element alone, and none past n; batches that start at or past n
- * are skipped.  Combining by combine, an edge tile took a division an
- * element, in a chain: 3 past alignment at 2^20 (tools/policy-variants,
- * H200, 2026-12-04, two starts) f16 14.1 -> 9.3 us, f32 10.9 -> 8.6, i8
- * 23.9 -> 20.6 (11.2 aligned: its edge tile loads a chunk at a time),
- * i32 12.2 -> 10.3. */
+ * are skipped, and those that end below it (every batch of a misaligned
+ * vector's first tile, unless n is that short) are loaded and folded
+ * without a test an element.  Combining by combine, an edge tile took a
+ * division an element, in a chain: 3 past alignment at 2^20
+ * (tools/policy-variants, H200, 2026-12-04, two starts) f16 14.1 -> 9.3
+ * us, f32 10.9 -> 8.6, i8 23.9 -> 20.6, i32 12.2 -> 10.3.  The tests an
+ * element cost the 8-bit rows most (a later start, 3 past alignment:
+ * i8 2^18 19.8 -> 15.7 us, 2^20 20.9 -> 16.7, 2^24 28.5 -> 24.1, 2^26
+ * 86.4 -> 75.4; i32 2^20 10.2 -> 9.4; f64 10.7 -> 9.3).  Loading the
+ * chunks that lie inside the vector by aligned 16-byte loads instead, or
+ * more chunks at once, bought nothing or spilled. */
 template <class Op>
 __device__ __forceinline__ typename Op::Acc fold_edge_counted(const typename Op::In *x,
                                                               uint64_t n, uint64_t tile) {
@@ -290,17 +296,30 @@ __device__ __forceinline__ typename Op::Acc fold_edge_counted(const typename Op:
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
   typename Op::Acc acc = Op::identity();
   static_for<0, kChunksPerLane / B>([&](auto q) {
-    if (lane_first + (uint64_t)(q.value * B) * kThreads * V < n) {
+    const uint64_t batch = lane_first + (uint64_t)(q.value * B) * kThreads * V;
+    if (batch + (uint64_t)(B - 1) * kThreads * V + V <= n) {
+      /* the whole batch below n: no guards */
+      In e[B][V];
+#pragma unroll
+      for (int b = 0; b < B; ++b)
+#pragma unroll
+        for (int j = 0; j < V; ++j) e[b][j] = x[batch + (uint64_t)b * kThreads * V + j];
+      static_for<0, B>([&](auto b) {
+        static_for<0, V>([&](auto j) {
+          Op::template fold_nth<(q.value * B + b.value) * V + j.value>(acc, e[b.value][j.value]);
+        });
+      });
+    } else if (batch < n) {
       In e[B][V];
 #pragma unroll
       for (int b = 0; b < B; ++b)
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-          const uint64_t i = lane_first + (uint64_t)(q.value * B + b) * kThreads * V + j;
+          const uint64_t i = batch + (uint64_t)b * kThreads * V + j;
           e[b][j] = i < n ? x[i] : In{};
         }
       static_for<0, B>([&](auto b) {
-        const uint64_t first = lane_first + (uint64_t)(q.value * B + b.value) * kThreads * V;
+        const uint64_t first = batch + (uint64_t)b.value * kThreads * V;
         static_for<0, V>([&](auto j) {
           if (first + j.value < n)
             Op::template fold_nth<(q.value * B + b.value) * V + j.value>(acc, e[b.value][j.value]);
