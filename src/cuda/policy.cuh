@@ -479,6 +479,15 @@ struct ReducePolicy {
  * Its lane kind is unused: AgentDot folds pairs of chunks itself.
  */
 /*
+ * Why one lane tree a range for the 8-bit products (H200, 2026-12-04;
+ * tools/policy-variants, PV_WAVES=0, bits equal; time with a tree a tile
+ * / time with one a range, i8, aligned / 3 past alignment):
+ *   2^20 1.05/1.03  2^22 1.04/1.02  2^24 1.00/1.01  2^26 1.05/1.06
+ *   2^28 1.03/1.03  2^30 1.01/1.00
+ * (u8's lane is the same code.)  Like the integer sums, an 8-bit product
+ * wraps, so its value does not depend on the order of combination.
+ */
+/*
  * MEAN_VAR (2026-12-01, ptxas -v, sm_90): the sequential lane, as the
  * floating sums (its order is element by element; its counted fold,
  * thread_fold.cuh, takes its ratios from constants).  f32 MEAN_VAR takes
@@ -486,8 +495,9 @@ struct ReducePolicy {
  * budget too: a 4-block budget timed the same (0.991 to 1.007, 2^20 to
  * 2^30, 2026-12-03), a 3-block one 0.96 at 2^30 aligned (2026-12-04).
  *
- * Why 3 blocks with a double accumulator (f64, f32 under ACCUMULATE_F64,
- * the wider integers; double_min_blocks in the float column), 4 and
+ * Why 3 blocks (now 4: below) with a double accumulator (f64, f32 under
+ * ACCUMULATE_F64, the wider integers; double_min_blocks in the float
+ * column), 4 and
  * kNeighbour for 8-bit integers, and 2 in batched_tiles_kernel (H200,
  * 2026-12-04, third run; tools/policy-variants, PV_WAVES=0; bits equal).
  * Under 3 blocks ptxas spills 88 to 96 bytes, all in the last block's
@@ -522,12 +532,31 @@ struct ReducePolicy {
  *   f64 {3, kTL} / {4}   0.948/0.971 1.112/1.106 1.128/1.115 1.075/1.043 1.027/0.986
  *   i32, f64 / {5}, {6}  0.78 to 1.03
  *   f16 {3} / {5}, {6}   0.68 to 1.01
- * {4} for i32 and f64 is 4 to 18 % faster from 2^24 and slower at 2^20
- * (not taken yet: timed after the last make check of the day).  For
- * the 8-bit rows, an earlier start, {4} ran 1.00 to 1.16 times as fast as
- * {3} from 2^24 (both kNeighbour), and under {3} kTwoLoads ran at 0.91 to
- * 0.95 of kNeighbour's speed at 2^28 and 2^30.  batched_tiles_kernel
- * keeps 2 blocks: not timed at more.
+ * For the 8-bit rows, an earlier start, {4} ran 1.00 to 1.16 times as
+ * fast as {3} from 2^24 (both kNeighbour), and under {3} kTwoLoads ran
+ * at 0.91 to 0.95 of kNeighbour's speed at 2^28 and 2^30.
+ * batched_tiles_kernel keeps 2 blocks: not timed at more.
+ *
+ * Why 4 blocks, not 3, for f64 and the 32/64-bit integers (H200,
+ * 2026-12-04, fourth run, as above: three more starts, time at {3} /
+ * time at {4}, aligned / 3 past alignment, 2^20 to 2^30):
+ *   i32  0.93-0.94/0.96  1.01-1.02/1.05  1.05-1.06/1.10-1.11  1.16-1.18/1.16
+ *        1.11-1.12/1.08-1.18  1.03-1.06/1.01
+ *   u32  0.94/0.96  1.01/1.06  1.06/1.12  1.17/1.15  1.12/1.10  1.01/0.99
+ *   i64  0.97/0.98  1.06/1.05  1.10/1.10  1.15/1.13  1.07/1.05  1.02/1.00
+ *   f64  0.96-0.97/0.97  1.04-1.07/1.03-1.04  1.10/1.10  1.10-1.12/1.10
+ *        1.03-1.05/1.03  0.97-1.03/0.95-0.97
+ * 4 to 18 % faster from 2^22 to 2^28, 3 to 7 % slower at 2^20 (where a
+ * block folds one tile and the 64-register budget holds fewer of its
+ * loads in flight), f64 at 2^30 within 5 % either way.  What did not
+ * help (same runs, bits equal): the lane's chunks copied ahead into a
+ * ring in shared memory by cp.async, 2 or 4 chunks ahead (the next tile's
+ * loads in flight while the lane folds; tools/policy-variants/ring.cuh):
+ * 0.78 to 1.06 of {3} for f64, i64, f32, f16 and bf16, at best {4}'s
+ * speed for i32 and i8; and the lane tree of each tile computed by warp
+ * (tile mod 8) instead of warp 0: 0.91 to 1.05, as fast.  So it is
+ * neither the loads nor the tree: the lanes' chains of dependent double
+ * operations set the speed, and only more warps shorten it.
  */
 /* Rows: the operation families; columns, in each row: kFloat16, kFloat,
  * kByte, kWideInt (ops.cuh). */
@@ -540,7 +569,7 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
     /* kProd */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
      {LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kNoAllocate},
-     {LaneKind::kByteProd, 4, Shift::kRealign, LaneTree::kPerTile, 8, Load::kNoAllocate},
+     {LaneKind::kByteProd, 4, Shift::kRealign, LaneTree::kPerRange, 8, Load::kNoAllocate},
      {LaneKind::kSequential, 4, Shift::kRealign, LaneTree::kPerTile, 8, Load::kNoAllocate}},
     /* kMinMax */
     {{LaneKind::kNativeMinMax, 5, Shift::kRealign},
@@ -564,9 +593,9 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kNrm2Medium, 4, Shift::kNeighbour, LaneTree::kPerTile, 8, Load::kCached, 3}},
     /* kMeanVar */
     {{LaneKind::kSequential, 3, Shift::kNeighbour},
-     {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 1, Load::kCached, 0, 3},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 1, Load::kCached, 0, 4},
      {LaneKind::kSequential, 4, Shift::kNeighbour, LaneTree::kPerTile, 8, Load::kCached, 2},
-     {LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kCached, 2}},
+     {LaneKind::kSequential, 4, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kCached, 2}},
 };
 
 /* The policy of (type, op) for host code: the row of the operation's
