@@ -538,23 +538,27 @@ struct ReducePolicy {
  * batched_tiles_kernel keeps 2 blocks: not timed at more.
  *
  * Why 4 blocks, not 3, for f64 and the 32/64-bit integers (H200,
- * 2026-12-04, fourth run, as above: three more starts, time at {3} /
- * time at {4}, aligned / 3 past alignment, 2^20 to 2^30):
- *   i32  0.93-0.94/0.96  1.01-1.02/1.05  1.05-1.06/1.10-1.11  1.16-1.18/1.16
- *        1.11-1.12/1.08-1.18  1.03-1.06/1.01
+ * 2026-12-04, fourth run, as above: the range over two to four more
+ * starts, u32 one; time at {3} / time at {4}, aligned / 3 past
+ * alignment, 2^20, 2^22, ..., 2^30):
+ *   i32  0.93-0.94/0.94-0.96  1.01-1.02/1.05  1.05-1.06/1.04-1.11
+ *        1.16-1.18/1.15-1.16  1.11-1.12/1.08-1.18  1.03-1.06/1.01-1.02
  *   u32  0.94/0.96  1.01/1.06  1.06/1.12  1.17/1.15  1.12/1.10  1.01/0.99
- *   i64  0.97/0.98  1.06/1.05  1.10/1.10  1.15/1.13  1.07/1.05  1.02/1.00
- *   f64  0.96-0.97/0.97  1.04-1.07/1.03-1.04  1.10/1.10  1.10-1.12/1.10
- *        1.03-1.05/1.03  0.97-1.03/0.95-0.97
- * 4 to 18 % faster from 2^22 to 2^28, 3 to 7 % slower at 2^20 (where a
- * block folds one tile and the 64-register budget holds fewer of its
- * loads in flight), f64 at 2^30 within 5 % either way.  What did not
+ *   i64  0.96-0.97/0.97-0.98  1.06/1.05  1.10/1.10-1.11  1.15/1.13-1.15
+ *        1.07/1.05-1.07  1.02-1.05/1.00-1.01
+ *   f64  0.95-0.97/0.97  1.07/1.03-1.04  1.10-1.11/1.10  1.11-1.13/1.10-1.12
+ *        1.04-1.07/1.03-1.04  0.97-1.04/0.95-1.00
+ * 1 to 18 % faster from 2^22 to 2^28 (10 to 18 % at 2^26), 3 to 7 %
+ * slower at 2^20 (where a block folds one tile and the 64-register
+ * budget holds fewer of its loads in flight), f64 at 2^30 within 5 %
+ * either way.  What did not
  * help (same runs, bits equal): the lane's chunks copied ahead into a
  * ring in shared memory by cp.async, 2 or 4 chunks ahead (the next tile's
  * loads in flight while the lane folds; tools/policy-variants/ring.cuh):
- * 0.78 to 1.06 of {3} for f64, i64, f32, f16 and bf16, at best {4}'s
- * speed for i32 and i8; and the lane tree of each tile computed by warp
- * (tile mod 8) instead of warp 0: 0.91 to 1.05, as fast.  So it is
+ * 0.72 to 1.19 of {3} (f64, i64, f32, f16, bf16, i8), at best {4}'s
+ * speed, and for i32 at 4 blocks ahead of {4} at 2^24 and 2^26 only;
+ * and the lane tree of each tile computed by warp (tile mod 8) instead
+ * of warp 0: 0.89 to 1.05 at the same budget.  So it is
  * neither the loads nor the tree: the lanes' chains of dependent double
  * operations set the speed, and only more warps shorten it.
  */
