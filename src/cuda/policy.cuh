@@ -549,9 +549,9 @@ struct ReducePolicy {
  *   f64  0.95-0.97/0.97  1.07/1.03-1.04  1.10-1.11/1.10  1.11-1.13/1.10-1.12
  *        1.04-1.07/1.03-1.04  0.97-1.04/0.95-1.00
  * 1 to 18 % faster from 2^22 to 2^28 (10 to 18 % at 2^26), 3 to 7 %
- * slower at 2^20 (where a block folds one tile and the 64-register
- * budget holds fewer of its loads in flight), f64 at 2^30 within 5 %
- * either way.  What did not
+ * slower at 2^20 (where a block folds one tile; not explained: the
+ * tile's first path issues 11 of its 16 loads before it converts, 10 at
+ * 3 blocks), f64 at 2^30 within 5 % either way.  What did not
  * help (same runs, bits equal): the lane's chunks copied ahead into a
  * ring in shared memory by cp.async, 2 or 4 chunks ahead (the next tile's
  * loads in flight while the lane folds; tools/policy-variants/ring.cuh):
