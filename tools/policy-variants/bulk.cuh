@@ -36,8 +36,9 @@
 
 namespace gr {
 
-template <class Op, int MB, int S> struct Bulk : Op {};
-template <class Op, int MB, int S> struct PolicyOf<Bulk<Op, MB, S>> {
+/* The row of an experimental agent's kernel (Bulk here, ring.cuh's Ring): Op's lane under MB
+ * blocks' register budget, misaligned chunks from their two blocks, a lane tree a tile. */
+template <class Op, int MB> struct StagedPolicy {
   static constexpr ReducePolicy value{PolicyOf<Op>::value.lane, MB, Shift::kTwoLoads,
                                       LaneTree::kPerTile, 8, Load::kCached};
   static constexpr int min_blocks = MB;
@@ -47,6 +48,26 @@ template <class Op, int MB, int S> struct PolicyOf<Bulk<Op, MB, S>> {
   static constexpr Load load = Load::kCached;
   using Lane = typename PolicyOf<Op>::Lane;
 };
+
+/* An experimental agent's vector, as AgentReduce holds it: its first element, its n elements,
+ * the bytes past a 16-byte boundary and that boundary; interior(tile) as AgentReduce's. */
+template <class In> struct StagedVector {
+  __device__ __forceinline__ StagedVector(const void *vector, uint64_t n)
+      : x_(static_cast<const In *>(vector)),
+        n_(n),
+        misalign_((unsigned)(reinterpret_cast<uintptr_t>(vector) % GR_CHUNK_BYTES)),
+        blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)) {}
+  __device__ __forceinline__ bool interior(uint64_t tile) const {
+    return tile_interior(tile, misalign_, n_ * sizeof(In));
+  }
+  const In *x_;
+  uint64_t n_;
+  unsigned misalign_;
+  const uint4 *blocks_;
+};
+
+template <class Op, int MB, int S> struct Bulk : Op {};
+template <class Op, int MB, int S> struct PolicyOf<Bulk<Op, MB, S>> : StagedPolicy<Op, MB> {};
 
 /* A stage: a tile's 16-byte blocks and the one after (misaligned input), padded to 128 bytes. */
 constexpr int kStageBlocks = GR_TILE_CHUNKS + 8;
@@ -63,7 +84,10 @@ __device__ __forceinline__ uint32_t smem_addr(const void *p) {
 #define GR_PV_BULK_ASM(...) asm volatile(__VA_ARGS__)
 #endif
 
-template <class Op, int S> class AgentBulk {
+template <class Op, int S> class AgentBulk : StagedVector<typename Op::In> {
+  using Vector = StagedVector<typename Op::In>;
+  using Vector::x_, Vector::n_, Vector::misalign_, Vector::blocks_, Vector::interior;
+
   static_assert(S >= 1 && S <= 6, "stages: 1 to 6 (shared memory: 227 KiB a block)");
   static_assert(PolicyOf<Op>::tree == LaneTree::kPerTile,
                 "the refill relies on the lane tree's barrier a tile");
@@ -80,11 +104,7 @@ template <class Op, int S> class AgentBulk {
 
   __device__ __forceinline__ AgentBulk(TempStorage &temp, const void *vector, const void *,
                                        uint64_t n)
-      : temp_(temp),
-        x_(static_cast<const In *>(vector)),
-        n_(n),
-        misalign_((unsigned)(reinterpret_cast<uintptr_t>(vector) % GR_CHUNK_BYTES)),
-        blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)) {
+      : Vector(vector, n), temp_(temp) {
     constexpr uint64_t tile_elems = (uint64_t)GR_TILE_CHUNKS * (GR_CHUNK_BYTES / sizeof(In));
     tiles_ = n / tile_elems + (n % tile_elems != 0);
     if (threadIdx.x == 0) {
@@ -110,10 +130,6 @@ template <class Op, int S> class AgentBulk {
   }
 
  private:
-  __device__ __forceinline__ bool interior(uint64_t tile) const {
-    return tile_interior(tile, misalign_, n_ * sizeof(In));
-  }
-
   __device__ __forceinline__ uint4 *stage(int s) const {
     extern __shared__ __align__(128) uint4 gr_pv_bulk_stages[];
     return gr_pv_bulk_stages + (size_t)s * kStageBlocks;
@@ -192,10 +208,6 @@ template <class Op, int S> class AgentBulk {
   }
 
   TempStorage &temp_;
-  const In *x_;
-  uint64_t n_;
-  unsigned misalign_;
-  const uint4 *blocks_;
   uint64_t tiles_;
   int parity_ = 0;      /* the lane tree's double buffer */
   uint32_t phase_ = 0;  /* each stage's mbarrier phase to wait for, a bit a stage */

@@ -6,6 +6,7 @@
 // dependent double operations: with register loads a warp has 8 chunks in flight and then
 // none while it folds them; here the next D chunks are on their way while it folds.
 //
+// Needs bulk.cuh (StagedPolicy, StagedVector) before it.
 // VR(G, T, OP, MB, D) in variants.inc runs reduce_kernel<Ring<Op, MB, D>>: AgentOf picks
 // AgentRing, the lane tree runs once a tile (kPerTile), edge tiles read global memory
 // (lane_edge).
@@ -32,16 +33,7 @@
 namespace gr {
 
 template <class Op, int MB, int D> struct Ring : Op {};
-template <class Op, int MB, int D> struct PolicyOf<Ring<Op, MB, D>> {
-  static constexpr ReducePolicy value{PolicyOf<Op>::value.lane, MB, Shift::kTwoLoads,
-                                      LaneTree::kPerTile, 8, Load::kCached};
-  static constexpr int min_blocks = MB;
-  static constexpr int batched_min_blocks = MB; /* as policy.cuh's PolicyOf; unused here */
-  static constexpr Shift shift = Shift::kTwoLoads;
-  static constexpr LaneTree tree = LaneTree::kPerTile;
-  static constexpr Load load = Load::kCached;
-  using Lane = typename PolicyOf<Op>::Lane;
-};
+template <class Op, int MB, int D> struct PolicyOf<Ring<Op, MB, D>> : StagedPolicy<Op, MB> {};
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define GR_PV_RING_ASM(...) __trap()
@@ -49,7 +41,9 @@ template <class Op, int MB, int D> struct PolicyOf<Ring<Op, MB, D>> {
 #define GR_PV_RING_ASM(...) asm volatile(__VA_ARGS__)
 #endif
 
-template <class Op, int D> class AgentRing {
+template <class Op, int D> class AgentRing : StagedVector<typename Op::In> {
+  using Vector = StagedVector<typename Op::In>;
+  using Vector::x_, Vector::n_, Vector::misalign_, Vector::blocks_, Vector::interior;
   static_assert(D == 2 || D == 4, "D chunks ahead: 2 or 4 (2D slots divide a lane's 8)");
   static constexpr int kSlots = 2 * D;
 
@@ -65,11 +59,7 @@ template <class Op, int D> class AgentRing {
 
   __device__ __forceinline__ AgentRing(TempStorage &temp, const void *vector, const void *,
                                        uint64_t n)
-      : temp_(temp),
-        x_(static_cast<const In *>(vector)),
-        n_(n),
-        misalign_((unsigned)(reinterpret_cast<uintptr_t>(vector) % GR_CHUNK_BYTES)),
-        blocks_(reinterpret_cast<const uint4 *>(static_cast<const char *>(vector) - misalign_)) {}
+      : Vector(vector, n), temp_(temp) {}
 
   __device__ __forceinline__ Acc consume_range(uint64_t t0, uint64_t t1) {
     t1_ = t1;
@@ -79,10 +69,6 @@ template <class Op, int D> class AgentRing {
   }
 
  private:
-  __device__ __forceinline__ bool interior(uint64_t tile) const {
-    return tile_interior(tile, misalign_, n_ * sizeof(In));
-  }
-
   /* Copy chunk K of `tile` (nothing for an edge tile or one past the range), one group. */
   template <int K> __device__ __forceinline__ void issue(uint64_t tile) {
     if (tile < t1_ && interior(tile)) {
@@ -137,10 +123,6 @@ template <class Op, int D> class AgentRing {
   }
 
   TempStorage &temp_;
-  const In *x_;
-  uint64_t n_;
-  unsigned misalign_;
-  const uint4 *blocks_;
   uint64_t t1_ = 0;
   int parity_ = 0;
 };
