@@ -295,37 +295,33 @@ __device__ __forceinline__ typename Op::Acc fold_edge_counted(const typename Op:
   constexpr int B = kEdgeChunks<In>;
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
   typename Op::Acc acc = Op::identity();
+  /* batch q of the lane's chunks, with a test an element below n or
+   * (Guarded false: the whole batch lies below n) without */
+  auto fold_batch = [&](auto q, auto guarded) {
+    constexpr bool Guarded = decltype(guarded)::value;
+    const uint64_t batch = lane_first + (uint64_t)(q.value * B) * kThreads * V;
+    In e[B][V];
+#pragma unroll
+    for (int b = 0; b < B; ++b)
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const uint64_t i = batch + (uint64_t)b * kThreads * V + j;
+        e[b][j] = !Guarded || i < n ? x[i] : In{};
+      }
+    static_for<0, B>([&](auto b) {
+      const uint64_t first = batch + (uint64_t)b.value * kThreads * V;
+      static_for<0, V>([&](auto j) {
+        if (!Guarded || first + j.value < n)
+          Op::template fold_nth<(q.value * B + b.value) * V + j.value>(acc, e[b.value][j.value]);
+      });
+    });
+  };
   static_for<0, kChunksPerLane / B>([&](auto q) {
     const uint64_t batch = lane_first + (uint64_t)(q.value * B) * kThreads * V;
-    if (batch + (uint64_t)(B - 1) * kThreads * V + V <= n) {
-      /* the whole batch below n: no guards */
-      In e[B][V];
-#pragma unroll
-      for (int b = 0; b < B; ++b)
-#pragma unroll
-        for (int j = 0; j < V; ++j) e[b][j] = x[batch + (uint64_t)b * kThreads * V + j];
-      static_for<0, B>([&](auto b) {
-        static_for<0, V>([&](auto j) {
-          Op::template fold_nth<(q.value * B + b.value) * V + j.value>(acc, e[b.value][j.value]);
-        });
-      });
-    } else if (batch < n) {
-      In e[B][V];
-#pragma unroll
-      for (int b = 0; b < B; ++b)
-#pragma unroll
-        for (int j = 0; j < V; ++j) {
-          const uint64_t i = batch + (uint64_t)b * kThreads * V + j;
-          e[b][j] = i < n ? x[i] : In{};
-        }
-      static_for<0, B>([&](auto b) {
-        const uint64_t first = batch + (uint64_t)b.value * kThreads * V;
-        static_for<0, V>([&](auto j) {
-          if (first + j.value < n)
-            Op::template fold_nth<(q.value * B + b.value) * V + j.value>(acc, e[b.value][j.value]);
-        });
-      });
-    }
+    if (batch + (uint64_t)(B - 1) * kThreads * V + V <= n)
+      fold_batch(q, std::false_type());
+    else if (batch < n)
+      fold_batch(q, std::true_type());
   });
   return acc;
 }
