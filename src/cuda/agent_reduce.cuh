@@ -350,15 +350,20 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
 constexpr int kEdgeBatch = kChunksPerLane / 2;
 
 /* Do the policy's lanes of Op fold a chunk of neutral elements as
- * nothing (neutral_element): the integer sums and products. */
+ * nothing (neutral_element): the integer sums and products, and NRM2. */
 template <class Op>
-constexpr bool kHasNeutral = Op::kFamily == OpFamily::kSum || Op::kFamily == OpFamily::kProd;
+constexpr bool kHasNeutral = Op::kFamily == OpFamily::kSum || Op::kFamily == OpFamily::kProd ||
+                             Op::kFamily == OpFamily::kNrm2;
 
-/* The element that changes no sum or product: Op's identity, narrowed
- * to an element (0 or 1). */
+/* The element that changes no sum, product or sum of squares: Op's
+ * identity narrowed to an element (0 or 1), and 0 for NRM2 (its square
+ * +0 joins a sum of squares, which is +0 or more, exactly). */
 template <class Op> __device__ __forceinline__ typename Op::In neutral_element() {
   static_assert(kHasNeutral<Op>, "min, max and the arg ops have no such element");
-  return Op::E::narrow(Op::identity());
+  if constexpr (Op::kFamily == OpFamily::kNrm2)
+    return typename Op::In(0);
+  else
+    return Op::E::narrow(Op::identity());
 }
 
 /* Padding that changes no lane value where it stands after the elements

@@ -49,11 +49,13 @@ namespace {
 
 /* One launch of reduce_kernel over n elements at input, its result to
  * output and, when acc_out is not null, its root there too; the caller
- * holds the DeviceGuard. */
+ * holds the DeviceGuard.  `kernel` is reduce_kernel_for()'s, replaced
+ * by exact_kernel_for()'s where there is one for n: the same bits. */
 gpureduce_status_t launch_reduce(gpureduce_handle *h, const void *kernel, const void *input,
                                  void *output, uint64_t n, gpureduce_type_t type,
                                  gpureduce_op_t op, unsigned flags, unsigned grid,
                                  void *acc_out) {
+  if (const void *exact = gr::exact_kernel_for(type, op, flags, n)) kernel = exact;
   gr_plan plan;
   gr_plan_make(n, gpureduce_type_size(type), 1, &plan);
   gr_plan_fit(&plan, grid ? grid : gr_tune_grid(h, type, op, flags, &plan));

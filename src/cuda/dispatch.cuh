@@ -131,12 +131,24 @@ const void *reduce_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned
 const void *float_kernel_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 const void *int_kernel_for(gpureduce_type_t type, gpureduce_op_t op);
 
+/* The kernel that gives reduce_kernel_for()'s bits for n elements by
+ * another grouping, where the order cannot show in the result: the NRM2
+ * of 8-bit integers up to ExactByteNrm2's kMaxCount (ops.cuh).  nullptr
+ * elsewhere.  Defined in instantiate_int.cu. */
+const void *exact_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                             uint64_t n);
+
 /* The batched kernels of (type, op, flags), all nullptr for a combination
  * without a meaning (as above).  Defined in
  * instantiate_batched_float.cu and instantiate_batched_int.cu. */
 BatchedKernels batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 BatchedKernels float_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, bool f64);
 BatchedKernels int_batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op);
+
+/* batched_tiles_kernel's counterpart of exact_kernel_for() (above), for
+ * vectors of n elements.  Defined in instantiate_batched_int.cu. */
+const void *exact_tiles_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                                   uint64_t n);
 
 /* segments_kernel<Op> of (type, op, flags), nullptr for a combination
  * without a meaning (as above).  Defined in

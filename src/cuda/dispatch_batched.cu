@@ -121,6 +121,8 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
   unsigned block = GR_LANES;
   if (element_stride == 1 && p.tiles >= 2) {
     kernel = k.tiles;
+    /* the same bits by another grouping where the order cannot show */
+    if (const void *exact = gr::exact_tiles_kernel_for(type, op, flags, n)) kernel = exact;
     plan_groups(p.tiles, batch, batch, sms * kTargetBlocksPerSm, p);
     grid = batch * p.groups;
   } else if (element_stride == 1 && n >= 2 && n < GR_CHUNK_BYTES / elem &&

@@ -15,3 +15,23 @@ const void *gr::int_kernel_for(gpureduce_type_t type, gpureduce_op_t op) {
     default: return nullptr;
   }
 }
+
+namespace {
+
+/* reduce_kernel<ExactByteNrm2<T>> where its sums are exact, else none. */
+template <gpureduce_type_t T> const void *exact_byte_nrm2(uint64_t n) {
+  using Op = gr::ExactByteNrm2<T>;
+  return n <= Op::kMaxCount ? reinterpret_cast<const void *>(&gr::reduce_kernel<Op>) : nullptr;
+}
+
+} /* namespace */
+
+const void *gr::exact_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                                 uint64_t n) {
+  if (op != GPUREDUCE_NRM2 || (flags & GPUREDUCE_WITH_VALUE)) return nullptr;
+  switch (type) {
+    case GPUREDUCE_I8: return exact_byte_nrm2<GPUREDUCE_I8>(n);
+    case GPUREDUCE_U8: return exact_byte_nrm2<GPUREDUCE_U8>(n);
+    default: return nullptr;
+  }
+}

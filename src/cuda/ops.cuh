@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <limits>
 #include <type_traits>
 
 #include <cuda_fp16.h>
@@ -494,6 +493,25 @@ template <gpureduce_type_t T, bool F64 = false> struct Nrm2 {
     return canonical(r);
   }
   __device__ static Out empty() { return W(0); }
+};
+
+/*
+ * The NRM2 of 8-bit integers where its order cannot show: every square
+ * is an integer of at most kMaxSquare (128^2 for i8, 255^2 for u8), so
+ * every partial sum of squares of n <= kMaxCount elements is an integer
+ * of at most 2^53, which double holds exactly, and every addition of the
+ * order's tree is exact.  Any grouping of the elements then gives the
+ * same sum and the same bits, so this kernel may take the order-free
+ * policy's tiles and tree (policy.cuh, kExactByteNrm2Policy).  The
+ * dispatch takes it for n <= kMaxCount only (dispatch.cu, launch_reduce);
+ * beyond, the sums round and the order's kernel (Nrm2) decides.
+ */
+template <gpureduce_type_t T> struct ExactByteNrm2 : Nrm2<T> {
+  static_assert(T == GPUREDUCE_I8 || T == GPUREDUCE_U8, "the NRM2 of 8-bit integers");
+  static_assert(std::is_same<typename Nrm2<T>::W, double>::value, "sums of squares in double");
+  static constexpr bool kOrderFree = true;
+  static constexpr uint64_t kMaxSquare = T == GPUREDUCE_I8 ? 128 * 128 : 255 * 255;
+  static constexpr uint64_t kMaxCount = ((uint64_t)1 << 53) / kMaxSquare;
 };
 
 /* MEAN_VAR's accumulator: the mean, the sum of squared deviations from it

@@ -613,10 +613,52 @@ template <class Op>
 struct AccumulatesDouble<Op, std::void_t<typename Op::W>>
     : std::is_same<typename Op::W, double> {};
 
-/* The row of Op: its policy and its lane. */
-template <class Op> struct PolicyOf {
+/*
+ * The NRM2 of 8-bit integers while its sums are exact (ExactByteNrm2,
+ * ops.cuh, taken for n <= its kMaxCount): the order-free rows' realigned
+ * tiles and one lane tree a range, with the ordered row's lane, register
+ * budget and one wave.
+ *
+ * Why (H200, 2026-12-04 fifth run; tools/policy-variants, PV_WAVES=0,
+ * two runs, mean; every result's bits equal to the ordered kernel's):
+ * time of the ordered row {4, kNeighbour, kPerTile, kCached} / time of
+ * this one, aligned / 3 elements past alignment, and this one's us:
+ *   row     2^14       2^20       2^22       2^24       2^26       2^28       2^30
+ *   i8      1.46/1.45  1.02/1.91  1.02/1.76  1.01/1.60  1.04/1.33  1.02/1.09  1.01/1.02
+ *   u8      1.42/1.46  1.04/1.90  1.03/1.78  1.01/1.60  1.04/1.33  1.02/1.10  1.01/1.03
+ *   i8 us   3.74/3.75  4.93/5.20  5.30/5.67  7.38/7.69  20.2/20.2  63.3/63.4  236.5/236.5
+ * Misaligned input loses the neighbour's block and the barrier a tile,
+ * and the edge tiles take 16-byte loads instead of one element a load
+ * (all of 2^14's input is one edge tile).  Under kRealign, kPerTile with
+ * kCached ran 0.94 to 1.02 of this row's speed, kPerRange with kCached
+ * 0.95 to 1.04 (0.95 at 2^26 misaligned).  ptxas (sm_90): reduce_kernel
+ * 64 registers and no spill under either row, so 4 resident blocks, the
+ * count the tuner takes from the ordered kernel (device.cu).
+ * batched_tiles_kernel (the long rows, batched_min_blocks 4 as the
+ * ordered row's; 72 bytes of spill under either): reduce-bench --batch,
+ * us, aligned rows / rows one element apart (stride n+1), the ordered
+ * row's build -> this one's, the two run alternately, best of two:
+ *   i8 1024 x 2^16   25.30/66.11 -> 24.15/27.14
+ *   i8 64 x 2^20     22.64/31.02 -> 21.82/21.17
+ *   i8 16 x 2^24     65.18/71.66 -> 63.75/63.67
+ * (u8 within 2 % of i8.)
+ */
+constexpr ReducePolicy kExactByteNrm2Policy{LaneKind::kByteNrm2, 4, Shift::kRealign,
+                                            LaneTree::kPerRange, 1, Load::kNoAllocate};
+
+/* The policy table's row of Op: that of its family and its type's
+ * column, or an operation's own. */
+template <class Op> struct PolicyRow {
   static constexpr ReducePolicy value =
       kReducePolicies[static_cast<int>(Op::kFamily)][static_cast<int>(type_family(Op::kType))];
+};
+template <gpureduce_type_t T> struct PolicyRow<ExactByteNrm2<T>> {
+  static constexpr ReducePolicy value = kExactByteNrm2Policy;
+};
+
+/* The row of Op: its policy and its lane. */
+template <class Op> struct PolicyOf {
+  static constexpr ReducePolicy value = PolicyRow<Op>::value;
   static constexpr int min_blocks = value.double_min_blocks > 0 && AccumulatesDouble<Op>::value
                                         ? value.double_min_blocks
                                         : value.min_blocks;
