@@ -110,6 +110,9 @@ template <class Op> struct MeanVarDivide : Op {
                n};
   }
 };
+/* The library's ExactByteNrm2 (ops.cuh) as a VW wrapper of the 8-bit NRM2: order-free while its
+ * sums are exact, which pv's sizes are. */
+template <class Op> using ExactOrderFree = ExactByteNrm2<Op::kType>;
 } /* namespace gr */
 
 #endif
