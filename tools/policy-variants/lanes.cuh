@@ -110,6 +110,85 @@ template <class Op> struct MeanVarDivide : Op {
                n};
   }
 };
+/* Timed 2026-12-04 (fifth run) against the library's ArgLane and not taken: PERFORMANCE.md,
+ * "The 16-bit arg ops by chunks".
+ * ARGMIN and ARGMAX of 16-bit floats (f16, bf16) as Byte8ArgLane does
+ * 8-bit integers: each chunk's best value by the hardware's 16-bit float
+ * min/max that lets NaNs through (Half2NativeMinMaxLane's best; before
+ * sm_80, half by half in float), four instructions for eight elements; a
+ * chunk whose best beats the lane's (strictly, in ArgMinMax's order: a
+ * NaN beats every number, -0 ties +0, ties keep the earlier element)
+ * becomes the lane's best chunk by select, its 16 bytes kept; at finish,
+ * the first element of that chunk equal to the best (a NaN, where it is
+ * one), and that element's own value.  The kept chunk is the lane's first
+ * that holds its best value, so this is ArgLane's answer.  ArgLane
+ * compares element by element: two NaN tests, a comparison and two
+ * selects an element. */
+template <class Op, bool IsMax> struct Half2ArgLane {
+  using In = typename Op::In;
+  using W = typename Op::W; /* float */
+  static_assert(sizeof(In) == 2 && sizeof(W) == 4, "16-bit floats only");
+  static constexpr int V = kChunkElems(sizeof(In));
+  struct State {
+    W best;  /* the best value of the kept chunk */
+    int k;   /* its chunk */
+    uint4 v; /* that chunk */
+  };
+  __device__ static W widen_bits(uint32_t h) {
+    const uint16_t b = (uint16_t)h;
+    In e;
+    memcpy(&e, &b, sizeof e);
+    return (W)Op::E::widen(e);
+  }
+  /* each half of a and b: the better of the two, a NaN where either is */
+  __device__ static uint32_t best2(uint32_t a, uint32_t b) {
+#if __CUDA_ARCH__ >= 800
+    return Half2NativeMinMaxLane<MinMax<Op::kType, IsMax>, IsMax>::best(a, b);
+#else
+    uint32_t r = 0;
+#pragma unroll
+    for (int sh = 0; sh < 32; sh += 16) {
+      const W x = widen_bits(a >> sh), y = widen_bits(b >> sh);
+      const bool pick_b = !is_nan(x) && (is_nan(y) || (IsMax ? y > x : y < x));
+      r |= ((pick_b ? b : a) >> sh & 0xffffu) << sh;
+    }
+    return r;
+#endif
+  }
+  /* unused: every lane that folds starts from its chunk 0, which it keeps */
+  __device__ static State init() { return State{W(0), 0, make_uint4(0, 0, 0, 0)}; }
+  template <int K>
+  __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
+    const uint32_t m = best2(best2(v.x, v.y), best2(v.z, v.w));
+    const W c = widen_bits(best2(m, m >> 16));
+    const bool take = K == 0 || (!is_nan(s.best) && (is_nan(c) || (IsMax ? c > s.best : c < s.best)));
+    s.best = take ? c : s.best;
+    s.k = take ? K : s.k;
+    s.v.x = take ? v.x : s.v.x;
+    s.v.y = take ? v.y : s.v.y;
+    s.v.z = take ? v.z : s.v.z;
+    s.v.w = take ? v.w : s.v.w;
+  }
+  __device__ static typename Op::Acc finish(const State &s, uint64_t first) {
+    const uint32_t w[4] = {s.v.x, s.v.y, s.v.z, s.v.w};
+    const bool nan = is_nan(s.best);
+    int j = 0;
+    W val = W(0);
+    /* from the last element down: the first match is taken last */
+#pragma unroll
+    for (int i = V - 1; i >= 0; --i) {
+      const W x = widen_bits(w[i / 2] >> (16 * (i % 2)));
+      if (nan ? is_nan(x) : x == s.best) {
+        j = i;
+        val = x;
+      }
+    }
+    return typename Op::Acc{val, first + (uint64_t)s.k * GR_LANES * V + (uint64_t)j};
+  }
+};
+
+template <class Op> using HalfArgLane = Half2ArgLane<Op, Op::kIsMax>;
+
 /* The library's ExactByteNrm2 (ops.cuh) as a VW wrapper of the 8-bit NRM2: order-free while its
  * sums are exact, which pv's sizes are. */
 template <class Op> using ExactOrderFree = ExactByteNrm2<Op::kType>;
