@@ -501,10 +501,11 @@ template <gpureduce_type_t T, bool F64 = false> struct Nrm2 {
  * every partial sum of squares of n <= kMaxCount elements is an integer
  * of at most 2^53, which double holds exactly, and every addition of the
  * order's tree is exact.  Any grouping of the elements then gives the
- * same sum and the same bits, so this kernel may take the order-free
- * policy's tiles and tree (policy.cuh, kExactByteNrm2Policy).  The
- * dispatch takes it for n <= kMaxCount only (dispatch.cu, launch_reduce);
- * beyond, the sums round and the order's kernel (Nrm2) decides.
+ * same sum and the same bits, so its kernels may take the order-free
+ * rows' tiles and tree (policy.cuh, kExactByteNrm2Policy).  The dispatch
+ * launches them for n <= kMaxCount only (exact_kernel_for,
+ * exact_tiles_kernel_for: dispatch.cuh); beyond, the sums round and the
+ * order's kernels (Nrm2) decide.
  */
 template <gpureduce_type_t T> struct ExactByteNrm2 : Nrm2<T> {
   static_assert(T == GPUREDUCE_I8 || T == GPUREDUCE_U8, "the NRM2 of 8-bit integers");
