@@ -133,7 +133,7 @@ extern "C" {
  * the communicator's state at the first call, a few dozen bytes a rank,
  * or for growing the buffer of the partials): that rank returns at once,
  * and the others wait in the collective it left, as for a rank that
- * died.  An MPI call that fails gives GPUREDUCE_ERROR_MPI on the ranks
+ * died.  An MPI call that fails gives GPUREDUCE_ERROR_TRANSPORT on the ranks
  * where MPI reports it; with MPI's failure the others may wait (MPI's
  * own fault tolerance decides).
  *
@@ -160,11 +160,11 @@ extern "C" {
  *         rank; the copy to this rank's output: this rank only);
  *         GPUREDUCE_ERROR_OUT_OF_MEMORY (this rank could not allocate its
  *         host buffers; this rank only, see above);
- *         GPUREDUCE_ERROR_MPI (an MPI call failed; gpureduce_last_message()
+ *         GPUREDUCE_ERROR_TRANSPORT (an MPI call failed; gpureduce_last_message()
  *         gives the call and MPI_Error_string's text, e.g.
  *         "MPI_Allgatherv: MPI_ERR_TRUNCATE: message truncated").
  *         On every error output is untouched, and the handle can still be
- *         used; after GPUREDUCE_ERROR_MPI the communicator may not be.
+ *         used; after GPUREDUCE_ERROR_TRANSPORT the communicator may not be.
  */
 GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
 gpureduce_mpi_reduce(const void *input, void *output, size_t n_local, gpureduce_type_t type,

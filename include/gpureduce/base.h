@@ -140,9 +140,9 @@ extern "C" {
   X(GPUREDUCE_ERROR_INVALID_OFFSETS, 10,                                              \
     "a segmented reduction since the last check had offsets that decrease or leave "  \
     "[offsets[0], offsets[segments]]; its results are not to be trusted")          \
-  X(GPUREDUCE_ERROR_MPI, 11,                                                          \
-    "an MPI call failed (libgpureduce_mpi); gpureduce_last_message() gives MPI's "    \
-    "error string")
+  X(GPUREDUCE_ERROR_TRANSPORT, 11,                                                    \
+    "the transport of partial results failed (an MPI call in libgpureduce_mpi); "     \
+    "gpureduce_last_message() gives the transport's error string")
 
 /** Status of every call; see GPUREDUCE_STATUS_LIST above for each value. */
 typedef enum gpureduce_status {

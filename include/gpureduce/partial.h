@@ -68,17 +68,17 @@ GPUREDUCE_API size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, 
  *                  memory space (device memory for a CUDA handle),
  *                  aligned to the element size; may be NULL when n_local
  *                  is 0.
+ * @param partial   host memory, 8-byte aligned, of at least
+ *                  gpureduce_partial_bytes(n_local, offset, n_global,
+ *                  type, op, flags) bytes; receives the partial, exactly
+ *                  that many bytes.  Untouched on error (after
+ *                  GPUREDUCE_ERROR_CUDA its contents are unspecified).
  * @param n_local   elements of this part (0 is a valid, empty part).
  * @param offset    global index of the part's first element.
  * @param n_global  elements of the whole array (the sum of all parts).
  * @param type, op, flags  as for gpureduce_reduce(); every combination it
  *                  takes (GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE)
  *                  is taken here.
- * @param partial   host memory, 8-byte aligned, of at least
- *                  gpureduce_partial_bytes(n_local, offset, n_global,
- *                  type, op, flags) bytes; receives the partial, exactly
- *                  that many bytes.  Untouched on error (after
- *                  GPUREDUCE_ERROR_CUDA its contents are unspecified).
  * @param handle    host or CUDA handle.  Parts of one array may be reduced
  *                  on different backends and devices: the partials are
  *                  the same bytes.
@@ -109,9 +109,9 @@ GPUREDUCE_API size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, 
  *         GPUREDUCE_ERROR_CUDA (a launch, copy or synchronization failed).
  */
 GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
-gpureduce_partial_reduce(const void *input, size_t n_local, uint64_t offset, uint64_t n_global,
-                         gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
-                         void *partial, gpureduce_handle_t handle);
+gpureduce_partial_reduce(const void *input, void *partial, size_t n_local, uint64_t offset,
+                         uint64_t n_global, gpureduce_type_t type, gpureduce_op_t op,
+                         unsigned flags, gpureduce_handle_t handle);
 
 /**
  * Combine the partials of all the parts of one array into its result.
@@ -165,7 +165,8 @@ gpureduce_partial_combine(const void *partials, size_t bytes, void *output,
  * detected themselves, such as an MPI error.  NULL message clears it.
  *
  * @return status, unchanged, so that a caller can write
- *         `return gpureduce_set_last_message(h, GPUREDUCE_ERROR_MPI, text);`
+ *         `return gpureduce_set_last_message(h, GPUREDUCE_ERROR_TRANSPORT,
+ *         text);`
  *         or GPUREDUCE_ERROR_INVALID_HANDLE when handle is NULL.
  */
 GPUREDUCE_API gpureduce_status_t gpureduce_set_last_message(gpureduce_handle_t handle,

@@ -183,10 +183,10 @@ gpureduce_status_t gpureduce_set_last_message(gpureduce_handle_t handle, gpuredu
   return status;
 }
 
-gpureduce_status_t gpureduce_partial_reduce(const void *input, size_t n_local, uint64_t offset,
-                                            uint64_t n_global, gpureduce_type_t type,
-                                            gpureduce_op_t op, unsigned flags, void *partial,
-                                            gpureduce_handle_t handle) {
+gpureduce_status_t gpureduce_partial_reduce(const void *input, void *partial, size_t n_local,
+                                            uint64_t offset, uint64_t n_global,
+                                            gpureduce_type_t type, gpureduce_op_t op,
+                                            unsigned flags, gpureduce_handle_t handle) {
   if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_handle_t h = handle;
   h->message[0] = '\0';

@@ -217,7 +217,7 @@ static gpureduce_status_t fail(gpureduce_handle_t h, gpureduce_status_t status, 
   return status;
 }
 
-/* GPUREDUCE_ERROR_MPI with "CALL: MPI's error string". */
+/* GPUREDUCE_ERROR_TRANSPORT with "CALL: MPI's error string". */
 static gpureduce_status_t mpi_fail(gpureduce_handle_t h, const char *call, int code) {
   char text[MPI_MAX_ERROR_STRING + 1];
   int len = 0;
@@ -225,7 +225,7 @@ static gpureduce_status_t mpi_fail(gpureduce_handle_t h, const char *call, int c
     snprintf(text, sizeof text, "MPI error code %d", code);
   else
     text[len < MPI_MAX_ERROR_STRING ? len : MPI_MAX_ERROR_STRING] = '\0';
-  return fail(h, GPUREDUCE_ERROR_MPI, "%s: %s", call, text);
+  return fail(h, GPUREDUCE_ERROR_TRANSPORT, "%s: %s", call, text);
 }
 
 /* The state of comm, made on the first call (collective: MPI_Comm_dup). */
@@ -474,8 +474,9 @@ static void reduce_into_slot(unsigned char *slot, size_t bytes, const void *inpu
                              size_t n_local, uint64_t my_offset, uint64_t n_global,
                              gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
                              gpureduce_handle_t handle) {
-  const gpureduce_status_t s = gpureduce_partial_reduce(input, n_local, my_offset, n_global, type,
-                                                        op, flags, slot + GR_MPI_PREFIX, handle);
+  const gpureduce_status_t s = gpureduce_partial_reduce(input, slot + GR_MPI_PREFIX, n_local,
+                                                        my_offset, n_global, type, op, flags,
+                                                        handle);
   const int32_t prefix[2] = {(int32_t)s, 0};
   memcpy(slot, prefix, sizeof prefix);
   if (s != GPUREDUCE_SUCCESS) memset(slot + GR_MPI_PREFIX, 0, bytes);

@@ -63,7 +63,7 @@ static const struct {
     {"GPUREDUCE_ERROR_CUDA", 8},
     {"GPUREDUCE_ERROR_TUNE_CACHE", 9},
     {"GPUREDUCE_ERROR_INVALID_OFFSETS", 10},
-    {"GPUREDUCE_ERROR_MPI", 11},
+    {"GPUREDUCE_ERROR_TRANSPORT", 11},
 };
 /* Values that are no status. */
 static const int not_statuses[] = {GPUREDUCE_STATUS_COUNT, GPUREDUCE_STATUS_COUNT + 1, 100,

@@ -48,19 +48,19 @@ static void cuda_partial_memory_spaces(void **state) {
 
   memset(p, 0xA5, bytes);
   gpureduce_status_t s =
-      gpureduce_partial_reduce(host, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, p, h);
+      gpureduce_partial_reduce(host, p, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h);
   check_status(GPUREDUCE_ERROR_WRONG_MEMORY_SPACE, s,
                "gpureduce_partial_reduce() of host input on the CUDA handle");
   check_bytes(p, 0xA5, bytes, "host input on the CUDA handle: the partial is untouched");
   check_true(*gpureduce_last_message(h), "host input on the CUDA handle: a message says why");
-  s = gpureduce_partial_reduce(dev, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, p, hh);
+  s = gpureduce_partial_reduce(dev, p, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, hh);
   check_status(GPUREDUCE_ERROR_WRONG_MEMORY_SPACE, s,
                "gpureduce_partial_reduce() of device input on the host handle");
   check_bytes(p, 0xA5, bytes, "device input on the host handle: the partial is untouched");
   check_true(*gpureduce_last_message(hh), "device input on the host handle: a message says why");
 
   check_status(GPUREDUCE_SUCCESS,
-               gpureduce_partial_reduce(dev, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, p, h),
+               gpureduce_partial_reduce(dev, p, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h),
                "the partial of the whole array on the CUDA handle");
   memset(ob, FILL, sizeof ob);
   s = gpureduce_partial_combine(p, bytes, ob, h);
@@ -133,8 +133,8 @@ static void huge_case(const unsigned char *d, uint64_t N, uint64_t c1, uint64_t 
     check_true(bytes > 0 && bytes % 8 == 0 && bytes <= GPUREDUCE_PARTIAL_MAX_BYTES,
                "%s: part %d's partial has %zu bytes, a multiple of 8 and at most "
                "GPUREDUCE_PARTIAL_MAX_BYTES", what, k, bytes);
-    const gpureduce_status_t s = gpureduce_partial_reduce(d + cuts[k], (size_t)nl, cuts[k], N,
-                                                          type, op, flags, cat + total, h);
+    const gpureduce_status_t s = gpureduce_partial_reduce(d + cuts[k], cat + total, (size_t)nl,
+                                                          cuts[k], N, type, op, flags, h);
     check_status(GPUREDUCE_SUCCESS, s, "%s: part %d (%" PRIu64 " elements from %" PRIu64 ") (%s)",
                  what, k, nl, cuts[k], s ? gpureduce_last_message(h) : "");
     total += bytes;

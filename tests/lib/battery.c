@@ -1078,9 +1078,10 @@ static void check_partial_matches_host(const void *x, size_t n, gpureduce_type_t
   memset(want, 0x5A, bytes);
   const unsigned es = TU_TYPE(type)->size;
   check_status(GPUREDUCE_SUCCESS,
-               gpureduce_partial_reduce(in_mem + PAD + offset * es, n, 0, n, type, op, flags, got, H),
+               gpureduce_partial_reduce(in_mem + PAD + offset * es, got, n, 0, n, type, op, flags,
+                                        H),
                "%s: partial on the %s backend", what, B->name);
-  check_status(GPUREDUCE_SUCCESS, gpureduce_partial_reduce(x, n, 0, n, type, op, flags, want, HOST),
+  check_status(GPUREDUCE_SUCCESS, gpureduce_partial_reduce(x, want, n, 0, n, type, op, flags, HOST),
                "%s: partial on the host backend", what);
   check_true(memcmp(got, want, bytes) == 0,
              "%s: the %zu bytes of the whole array's partial (its three sums) are the host's",

@@ -421,7 +421,7 @@ void pt_check_split(const struct pt_array *a, const struct pt_split *sp, tu_rng 
     const uint64_t nl = cuts[k + 1] - cuts[k];
     const void *x = nl ? in + ipos[k] + shift[k] * es : NULL;
     const gpureduce_status_t s =
-        gpureduce_partial_reduce(x, (size_t)nl, cuts[k], N, type, op, flags, P + ppos[k], h);
+        gpureduce_partial_reduce(x, P + ppos[k], (size_t)nl, cuts[k], N, type, op, flags, h);
     check_status(GPUREDUCE_SUCCESS, s,
                  "%s: gpureduce_partial_reduce() of part %zu (%" PRIu64 " elements from %" PRIu64
                  ", %zu elements past an aligned address) on the %s backend (%s)",
@@ -443,8 +443,8 @@ void pt_check_split(const struct pt_array *a, const struct pt_split *sp, tu_rng 
     B->put(in2, im2, total);
     unsigned char *p2 = bt_room_for(&again, bytes[j] + CANARY);
     memset(p2, PFILL2, bytes[j] + CANARY);
-    const gpureduce_status_t s = gpureduce_partial_reduce(nl ? in2 + s2 * es : NULL, nl, cuts[j],
-                                                          N, type, op, flags, p2, h);
+    const gpureduce_status_t s = gpureduce_partial_reduce(nl ? in2 + s2 * es : NULL, p2, nl,
+                                                          cuts[j], N, type, op, flags, h);
     check_status(GPUREDUCE_SUCCESS, s, "%s: part %zu again, %zu elements past an aligned "
                  "address (%s)", what, j, s2, s ? gpureduce_last_message(h) : "");
     check_same_bytes(P + ppos[j], p2, bytes[j],
@@ -464,7 +464,7 @@ void pt_check_split(const struct pt_array *a, const struct pt_split *sp, tu_rng 
       const uint64_t nl = cuts[k + 1] - cuts[k];
       const void *x = nl ? (const unsigned char *)a->x + cuts[k] * es : NULL;
       const gpureduce_status_t s =
-          gpureduce_partial_reduce(x, (size_t)nl, cuts[k], N, type, op, flags, Q + ppos[k], HH);
+          gpureduce_partial_reduce(x, Q + ppos[k], (size_t)nl, cuts[k], N, type, op, flags, HH);
       check_status(GPUREDUCE_SUCCESS, s, "%s: part %zu on the host handle (%s)", what, k,
                    s ? gpureduce_last_message(HH) : "");
       check_same_bytes(P + ppos[k], Q + ppos[k], bytes[k],
@@ -770,7 +770,7 @@ void pt_empty_array(void **state) {
       for (int with_ptr = 0; with_ptr < 2; ++with_ptr) {
         memset(p, PFILL, bytes + CANARY);
         const gpureduce_status_t s =
-            gpureduce_partial_reduce(with_ptr ? dummy : NULL, 0, 0, 0, type, op, flags, p, h);
+            gpureduce_partial_reduce(with_ptr ? dummy : NULL, p, 0, 0, 0, type, op, flags, h);
         expect_failure(h, GPUREDUCE_ERROR_EMPTY_INPUT, s, p, PFILL, bytes + CANARY,
                        "%s, input %s: gpureduce_partial_reduce()", what,
                        with_ptr ? "a valid pointer" : "NULL");
@@ -994,8 +994,8 @@ void pt_reduce_errors(void **state) {
   for (size_t c = 0; c < COUNT(cases); ++c) {
     memset(p, PFILL, ROOM + 8);
     const gpureduce_status_t s = gpureduce_partial_reduce(
-        cases[c].input, cases[c].n_local, cases[c].offset, cases[c].n_global, cases[c].type,
-        cases[c].op, cases[c].flags, cases[c].partial, cases[c].null_handle ? NULL : h);
+        cases[c].input, cases[c].partial, cases[c].n_local, cases[c].offset, cases[c].n_global,
+        cases[c].type, cases[c].op, cases[c].flags, cases[c].null_handle ? NULL : h);
     expect_failure(cases[c].null_handle ? NULL : h, cases[c].wanted, s, p, PFILL, ROOM + 8,
                    "gpureduce_partial_reduce() with %s on the %s backend", cases[c].what,
                    B->name);
@@ -1003,7 +1003,7 @@ void pt_reduce_errors(void **state) {
   /* the handle still works, and its message is cleared */
   const size_t bytes = gpureduce_partial_bytes(N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0);
   check_status(GPUREDUCE_SUCCESS,
-               gpureduce_partial_reduce(in, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, p, h),
+               gpureduce_partial_reduce(in, p, N, 0, N, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h),
                "after the errors, a partial of the whole array");
   check_string("", gpureduce_last_message(h), "after a call that succeeded the message is empty");
   _Alignas(16) unsigned char ob[16 + CANARY];
@@ -1029,8 +1029,8 @@ static size_t make(const unsigned char *in, uint64_t n_local, uint64_t offset, u
   const size_t bytes = gpureduce_partial_bytes(n_local, offset, n_global, type, op, flags);
   check_true(bytes > 0, "%s: a partial has bytes", what);
   const gpureduce_status_t s = gpureduce_partial_reduce(
-      n_local ? in + offset * TU_TYPE(type)->size : NULL, (size_t)n_local, offset, n_global,
-      type, op, flags, dst, h);
+      n_local ? in + offset * TU_TYPE(type)->size : NULL, dst, (size_t)n_local, offset, n_global,
+      type, op, flags, h);
   check_status(GPUREDUCE_SUCCESS, s, "%s: the partial (%s)", what,
                s ? gpureduce_last_message(h) : "");
   return bytes;
@@ -1226,7 +1226,7 @@ void pt_set_last_message(void **state) {
   (void)state;
   const gpureduce_handle_t h = battery_handle();
   /* every status comes back unchanged, with its text */
-  for (int v = 0; v <= GPUREDUCE_ERROR_MPI; ++v) {
+  for (int v = 0; v <= GPUREDUCE_ERROR_TRANSPORT; ++v) {
     char text[64];
     snprintf(text, sizeof text, "status %d from a layered library", v);
     check_status((gpureduce_status_t)v,
@@ -1243,7 +1243,7 @@ void pt_set_last_message(void **state) {
   const size_t lens[] = {254, 255, 256, 399};
   for (size_t k = 0; k < COUNT(lens); ++k) {
     longer[lens[k]] = '\0';
-    check_status(GPUREDUCE_ERROR_MPI, gpureduce_set_last_message(h, GPUREDUCE_ERROR_MPI, longer),
+    check_status(GPUREDUCE_ERROR_TRANSPORT, gpureduce_set_last_message(h, GPUREDUCE_ERROR_TRANSPORT, longer),
                  "a message of %zu bytes: the status comes back", lens[k]);
     const size_t kept = lens[k] < 255 ? lens[k] : 255;
     memcpy(want, longer, kept);
@@ -1254,31 +1254,31 @@ void pt_set_last_message(void **state) {
     longer[lens[k]] = (char)('a' + lens[k] % 26);
   }
   /* the handle's own message passed on, as a layered library might */
-  check_status(GPUREDUCE_ERROR_MPI,
-               gpureduce_set_last_message(h, GPUREDUCE_ERROR_MPI, "MPI_Allreduce: truncated"),
+  check_status(GPUREDUCE_ERROR_TRANSPORT,
+               gpureduce_set_last_message(h, GPUREDUCE_ERROR_TRANSPORT, "MPI_Allreduce: truncated"),
                "a message to pass on");
-  check_status(GPUREDUCE_ERROR_MPI,
-               gpureduce_set_last_message(h, GPUREDUCE_ERROR_MPI, gpureduce_last_message(h)),
+  check_status(GPUREDUCE_ERROR_TRANSPORT,
+               gpureduce_set_last_message(h, GPUREDUCE_ERROR_TRANSPORT, gpureduce_last_message(h)),
                "the handle's own message passed to gpureduce_set_last_message");
   check_string("MPI_Allreduce: truncated", gpureduce_last_message(h),
                "the handle's own message, set again, keeps its text");
   /* NULL clears it */
-  check_status(GPUREDUCE_ERROR_MPI, gpureduce_set_last_message(h, GPUREDUCE_ERROR_MPI, NULL),
+  check_status(GPUREDUCE_ERROR_TRANSPORT, gpureduce_set_last_message(h, GPUREDUCE_ERROR_TRANSPORT, NULL),
                "a NULL message: the status comes back");
   check_string("", gpureduce_last_message(h), "a NULL message clears the handle's message");
   /* a NULL handle */
   check_status(GPUREDUCE_ERROR_INVALID_HANDLE,
-               gpureduce_set_last_message(NULL, GPUREDUCE_ERROR_MPI, "lost"),
+               gpureduce_set_last_message(NULL, GPUREDUCE_ERROR_TRANSPORT, "lost"),
                "gpureduce_set_last_message() on a NULL handle");
   check_status(GPUREDUCE_ERROR_INVALID_HANDLE,
                gpureduce_set_last_message(NULL, GPUREDUCE_SUCCESS, NULL),
                "gpureduce_set_last_message(NULL handle, SUCCESS, NULL)");
   /* the next call clears a message set by hand */
-  check_status(GPUREDUCE_ERROR_MPI, gpureduce_set_last_message(h, GPUREDUCE_ERROR_MPI, "stale"),
+  check_status(GPUREDUCE_ERROR_TRANSPORT, gpureduce_set_last_message(h, GPUREDUCE_ERROR_TRANSPORT, "stale"),
                "a message before a call that succeeds");
   unsigned char *part = bt_room_for(&made, ROOM);
   check_status(GPUREDUCE_SUCCESS,
-               gpureduce_partial_reduce(NULL, 0, 0, 0, GPUREDUCE_F32, GPUREDUCE_SUM, 0, part, h),
+               gpureduce_partial_reduce(NULL, part, 0, 0, 0, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h),
                "a partial of an empty array");
   check_string("", gpureduce_last_message(h),
                "a call that succeeded after gpureduce_set_last_message() leaves no message");

@@ -139,13 +139,13 @@ static long g_partial_calls; /* calls that went through the interposer */
 /* libgpureduce_mpi's calls of gpureduce_partial_reduce() come here (this
  * program's definition interposes libgpureduce's), and go on to the real
  * one unless this rank is to fail. */
-typedef gpureduce_status_t (*partial_reduce_fn)(const void *, size_t, uint64_t, uint64_t,
-                                                gpureduce_type_t, gpureduce_op_t, unsigned,
-                                                void *, gpureduce_handle_t);
-gpureduce_status_t gpureduce_partial_reduce(const void *input, size_t n_local, uint64_t offset,
-                                            uint64_t n_global, gpureduce_type_t type,
-                                            gpureduce_op_t op, unsigned flags, void *partial,
-                                            gpureduce_handle_t handle) {
+typedef gpureduce_status_t (*partial_reduce_fn)(const void *, void *, size_t, uint64_t,
+                                                uint64_t, gpureduce_type_t, gpureduce_op_t,
+                                                unsigned, gpureduce_handle_t);
+gpureduce_status_t gpureduce_partial_reduce(const void *input, void *partial, size_t n_local,
+                                            uint64_t offset, uint64_t n_global,
+                                            gpureduce_type_t type, gpureduce_op_t op,
+                                            unsigned flags, gpureduce_handle_t handle) {
   static partial_reduce_fn real;
   ++g_partial_calls;
   if (g_inject_rank == g_rank) {
@@ -157,7 +157,7 @@ gpureduce_status_t gpureduce_partial_reduce(const void *input, size_t n_local, u
     memcpy(&real, &sym, sizeof real);
   }
   if (!real) return GPUREDUCE_ERROR_UNSUPPORTED;
-  return real(input, n_local, offset, n_global, type, op, flags, partial, handle);
+  return real(input, partial, n_local, offset, n_global, type, op, flags, handle);
 }
 #endif
 
