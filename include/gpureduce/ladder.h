@@ -71,10 +71,11 @@ gpureduce_ladder_workspace_size(gpureduce_ladder_rung_t rung, size_t n,
  * Enqueued on the handle's stream; returns without synchronizing.
  *
  * @return GPUREDUCE_SUCCESS, GPUREDUCE_ERROR_INVALID_HANDLE,
- *         GPUREDUCE_ERROR_INVALID_ARGUMENT (NULL pointers with n > 0, a
- *         workspace too small), GPUREDUCE_ERROR_UNSUPPORTED (unknown rung,
- *         or the host handle), GPUREDUCE_ERROR_WRONG_MEMORY_SPACE,
- *         GPUREDUCE_ERROR_CUDA.
+ *         GPUREDUCE_ERROR_INVALID_ARGUMENT (the checks of
+ *         gpureduce_reduce() on input and output, then a workspace too
+ *         small), GPUREDUCE_ERROR_UNSUPPORTED (unknown rung, or the host
+ *         handle, after the checks of input and output),
+ *         GPUREDUCE_ERROR_WRONG_MEMORY_SPACE, GPUREDUCE_ERROR_CUDA.
  */
 GPUREDUCE_API GPUREDUCE_NODISCARD gpureduce_status_t
 gpureduce_ladder_sum_f32(gpureduce_ladder_rung_t rung, const float *input,

@@ -99,7 +99,8 @@ GPUREDUCE_API size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, 
  *         GPUREDUCE_ERROR_INVALID_ARGUMENT (NULL or misaligned partial,
  *         NULL input with n_local > 0, misaligned input, unknown flags,
  *         offset + n_local beyond n_global, n_global past the bound of
- *         gpureduce_partial_bytes());
+ *         gpureduce_partial_bytes(), input bytes that wrap around the
+ *         address space, a partial that overlaps the input);
  *         GPUREDUCE_ERROR_UNSUPPORTED (a type, op and flags that
  *         gpureduce_reduce() does not take);
  *         GPUREDUCE_ERROR_EMPTY_INPUT (n_global == 0 for ARGMIN, ARGMAX and

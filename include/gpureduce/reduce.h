@@ -39,8 +39,9 @@ extern "C" {
  *                May be NULL when n == 0.
  * @param output  where the result goes, in the same memory space as input;
  *                gpureduce_result_size() bytes of the type in the table of
- *                <gpureduce.h>, aligned to that size.  Must not overlap
- *                input.
+ *                <gpureduce.h>, aligned to that size.  Must lie outside
+ *                the input's n elements (INVALID_ARGUMENT otherwise, as in
+ *                gpureduce_reduce_batched()).
  * @param n       count of elements (not bytes); any value, 0 included.
  * @param type    element type.
  * @param op      operation.
@@ -66,7 +67,9 @@ extern "C" {
  *         GPUREDUCE_ERROR_INVALID_HANDLE; GPUREDUCE_ERROR_INVALID_ARGUMENT
  *         (NULL output, NULL input with n > 0, input not aligned to its
  *         element size, output not aligned to its result size, unknown
- *         flags);
+ *         flags, n elements whose byte offsets overflow int64_t or whose
+ *         bytes wrap around the address space, an output that overlaps
+ *         the input);
  *         GPUREDUCE_ERROR_UNSUPPORTED (unknown op or type, or flags not
  *         valid for them); GPUREDUCE_ERROR_WRONG_MEMORY_SPACE;
  *         GPUREDUCE_ERROR_EMPTY_INPUT (ARGMIN, ARGMAX or MEAN_VAR with

@@ -1,15 +1,30 @@
 /*
- * api/args.c - the argument checks shared by the reduction entry points
- * (api/args.h): api/reduce.c, api/batched.c, api/segments.c and api/dot.c.
+ * api/args.c - the one prologue of the API's calls and the argument checks
+ * it is made of (api/args.h).
  */
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "api/args.h"
+#include "core/backend.h"
 
-gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t type,
-                                 gpureduce_op_t op, unsigned flags, size_t *result_size) {
+/* (type, op, flags), step 2 of gr_prologue(). */
+static gpureduce_status_t check_kind(struct gpureduce_handle *h, const struct gr_call *c,
+                                     size_t *result_size) {
+  const gpureduce_type_t type = c->type;
+  const gpureduce_op_t op = c->op;
+  const unsigned flags = c->flags;
+  if (c->dot && flags & GPUREDUCE_WITH_VALUE &&
+      !(flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)))
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                   "GPUREDUCE_WITH_VALUE applies to argmin and argmax, not to the dot product");
+  if (c->dot && (unsigned)type < GPUREDUCE_TYPE_COUNT && flags == GPUREDUCE_ACCUMULATE_F64 &&
+      type != GPUREDUCE_F32)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                   "GPUREDUCE_ACCUMULATE_F64 applies to the dot product of f32 only, not %s",
+                   gpureduce_type_name(type));
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "type %d is not a gpureduce_type_t",
                    (int)type);
@@ -33,15 +48,22 @@ gpureduce_status_t gr_check_kind(struct gpureduce_handle *h, gpureduce_type_t ty
   return GPUREDUCE_SUCCESS;
 }
 
-gpureduce_status_t gr_check_buffers(struct gpureduce_handle *h, const void *input,
-                                    const void *output, uint64_t n, gpureduce_type_t type,
-                                    gpureduce_op_t op, size_t result_size) {
-  if (!output) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "output is NULL");
+/* Step 4 of gr_prologue(). */
+static gpureduce_status_t check_buffers(struct gpureduce_handle *h, const struct gr_call *c) {
+  const uint64_t n = c->n;
+  const gpureduce_op_t op = c->op;
+  if (!c->output) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "output is NULL");
+  for (unsigned k = 0; k < c->inputs; ++k)
+    if (n > 0 && !c->in[k].p)
+      return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "%s is NULL with n = %llu",
+                     c->in[k].name, (unsigned long long)n);
   gpureduce_status_t s;
-  if ((s = gr_check_input(h, input, n, type, "input")) != GPUREDUCE_SUCCESS) return s;
-  if ((uintptr_t)output % result_size)
+  for (unsigned k = 0; k < c->inputs; ++k)
+    if ((s = gr_check_input(h, c->in[k].p, n, c->type, c->in[k].name)) != GPUREDUCE_SUCCESS)
+      return s;
+  if ((uintptr_t)c->output % c->result_size)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                   "output %p is not aligned to its %zu-byte result", output, result_size);
+                   "output %p is not aligned to its %zu-byte result", c->output, c->result_size);
   if (n == 0 && (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX))
     return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of zero elements has no index",
                    gpureduce_op_name(op));
@@ -115,23 +137,76 @@ gpureduce_status_t gr_input_span(struct gpureduce_handle *h, const char *name,
   return GPUREDUCE_SUCCESS;
 }
 
-int gr_overlaps(const void *a, uint64_t a_bytes, const void *b, int64_t b_lo, int64_t b_hi) {
+/* Do the bytes [a, a + a_bytes) and [b + b_lo, b + b_hi] meet?  (a_bytes
+ * >= 1, b_lo <= 0 <= b_hi, both ranges inside the address space.) */
+static int overlaps(const void *a, uint64_t a_bytes, const void *b, int64_t b_lo, int64_t b_hi) {
   const uint64_t a0 = (uint64_t)(uintptr_t)a, a1 = a0 + (a_bytes - 1);
   const uint64_t b0 = (uint64_t)(uintptr_t)b - ((uint64_t)0 - (uint64_t)b_lo);
   const uint64_t b1 = (uint64_t)(uintptr_t)b + (uint64_t)b_hi;
   return a0 <= b1 && b0 <= a1;
 }
 
-gpureduce_status_t gr_output_span(struct gpureduce_handle *h, const void *output, size_t count,
-                                  size_t result_size, uint64_t *bytes) {
+gpureduce_status_t gr_check_overlap(struct gpureduce_handle *h, const void *output,
+                                    uint64_t bytes, const char *name, const void *in,
+                                    int64_t lo, int64_t hi) {
+  if (!overlaps(output, bytes, in, lo, hi)) return GPUREDUCE_SUCCESS;
+  return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                 "the output's %" PRIu64 " bytes from %p overlap %s, %p %+" PRId64 " to %+" PRId64
+                 " bytes (its lowest to its highest element); the output must lie outside it",
+                 bytes, output, name, in, lo, hi);
+}
+
+/* The `count` results of result_size bytes from output: INVALID_ARGUMENT
+ * when count * result_size overflows size_t or the bytes wrap around the
+ * address space; else *bytes receives count * result_size (count >= 1). */
+static gpureduce_status_t output_span(struct gpureduce_handle *h, const void *output,
+                                      uint64_t count, size_t result_size, uint64_t *bytes) {
   if (count > SIZE_MAX / result_size)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                   "batch %zu times the %zu-byte result overflows size_t", count, result_size);
-  const uint64_t at = (uint64_t)(uintptr_t)output, total = (uint64_t)count * result_size;
+                   "%" PRIu64 " results of %zu bytes overflow size_t", count, result_size);
+  const uint64_t at = (uint64_t)(uintptr_t)output, total = count * result_size;
   if (total - 1 > (uint64_t)UINTPTR_MAX - at)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
                    "the output's %" PRIu64 " bytes from %p wrap around the address space",
                    total, output);
   *bytes = total;
   return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gr_check_space(struct gpureduce_handle *h, const void *p, const char *what) {
+  return h->backend->check_pointer(h, p, what);
+}
+
+gpureduce_status_t gr_begin(struct gpureduce_handle *h) {
+  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
+  h->message[0] = '\0';
+  return GPUREDUCE_SUCCESS;
+}
+
+gpureduce_status_t gr_prologue(struct gpureduce_handle *h, struct gr_call *c) {
+  gpureduce_status_t s;
+  if ((s = gr_begin(h)) != GPUREDUCE_SUCCESS) return s;
+  if ((s = check_kind(h, c, &c->result_size)) != GPUREDUCE_SUCCESS) return s;
+  if (c->batch == 0 || c->inputs == 0) return GPUREDUCE_SUCCESS;
+  if ((s = check_buffers(h, c)) != GPUREDUCE_SUCCESS) return s;
+  const unsigned size = (unsigned)gpureduce_type_size(c->type);
+  int64_t lo[2] = {0, 0}, hi[2] = {0, 0}; /* the inputs' spans, in bytes (n > 0) */
+  for (unsigned k = 0; k < c->inputs && c->n > 0; ++k)
+    if ((s = gr_input_span(h, c->in[k].name, c->in[k].p, c->batch, c->n, c->in[k].batch_stride,
+                           c->in[k].element_stride, size, &lo[k], &hi[k])) != GPUREDUCE_SUCCESS)
+      return s;
+  uint64_t out_bytes = 0;
+  if ((s = output_span(h, c->output, c->batch, c->result_size, &out_bytes)) != GPUREDUCE_SUCCESS)
+    return s;
+  for (unsigned k = 0; k < c->inputs && c->n > 0; ++k)
+    if ((s = gr_check_overlap(h, c->output, out_bytes, c->in[k].name, c->in[k].p, lo[k],
+                              hi[k])) != GPUREDUCE_SUCCESS)
+      return s;
+  char what[64];
+  for (unsigned k = 0; k < c->inputs && c->n > 0; ++k) {
+    snprintf(what, sizeof what, "%s%s", c->in[k].name, lo[k] ? " (its lowest element)" : "");
+    if ((s = gr_check_space(h, (const char *)c->in[k].p + lo[k], what)) != GPUREDUCE_SUCCESS)
+      return s;
+  }
+  return gr_check_space(h, c->output, "output");
 }

@@ -1,11 +1,13 @@
 /*
  * api/ladder.c - the public calls of the ladder (gpureduce/ladder.h):
- * rung names, workspace sizes, and the checked entry to the CUDA side's
- * rungs (cuda/ladder.cu).
+ * rung names, workspace sizes (the CUDA side's, cuda/ladder.cu), and the
+ * checked entry to the handle's backend's rungs (the host backend has
+ * none).
  */
 #include "config.h"
 
-#include "api/handle.h"
+#include "api/args.h"
+#include "core/backend.h"
 #include "cuda/cuda.h"
 
 static const char *const ladder_names[] = {
@@ -37,26 +39,16 @@ gpureduce_status_t gpureduce_ladder_sum_f32(gpureduce_ladder_rung_t rung, const 
                                             float *output, size_t n, void *workspace,
                                             size_t workspace_bytes, unsigned *launches,
                                             gpureduce_handle_t handle) {
-  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_handle_t h = handle;
-  h->message[0] = '\0';
+  gpureduce_status_t s = gr_begin(h);
+  if (s != GPUREDUCE_SUCCESS) return s;
   if (!rung_valid(rung))
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "ladder rung %d does not exist (1..%d)",
                    (int)rung, GPUREDUCE_LADDER_LAST);
-  if (h->device == GPUREDUCE_DEVICE_HOST)
-    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
-                   "the ladder runs on CUDA devices only, not on the host handle");
-  if (!output) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "output is NULL");
-  if (n > 0 && !input)
-    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "input is NULL with n = %zu", n);
-  const size_t need = gr_ladder_workspace_bytes(rung, n);
-  if (workspace_bytes < need || (need > 0 && !workspace))
-    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                   "workspace of %zu bytes at %p; rung %d needs %zu bytes for n = %zu",
-                   workspace_bytes, workspace, (int)rung, need, n);
-  gpureduce_status_t s;
-  if (n > 0 && (s = gr_check_space(h, input, "input")) != GPUREDUCE_SUCCESS) return s;
-  if ((s = gr_check_space(h, output, "output")) != GPUREDUCE_SUCCESS) return s;
-  if (need > 0 && (s = gr_check_space(h, workspace, "workspace")) != GPUREDUCE_SUCCESS) return s;
-  return gr_cuda_ladder(h, rung, input, output, n, workspace, workspace_bytes, launches);
+  /* the f32 sum's checks of gpureduce_reduce() */
+  struct gr_call c = {.type = GPUREDUCE_F32, .op = GPUREDUCE_SUM, .batch = 1, .n = n,
+                      .inputs = 1, .in = {{"input", input, 0, 1}}, .output = output};
+  if ((s = gr_prologue(h, &c)) != GPUREDUCE_SUCCESS) return s;
+  /* the backend checks the workspace: the host backend has no rungs */
+  return h->backend->ladder(h, rung, input, output, n, workspace, workspace_bytes, launches);
 }

@@ -4,29 +4,17 @@
  * reduced in parts, with the bits of the whole (doc/ORDER.md, "Partial
  * results").
  *
- * A part [o, o + m) of an array of N elements, with tiles of te elements,
- * has three pieces:
- *   head   [o, min(o + m, A te)), A = ceil(o / te): the end of a tile that
- *          began before the part (empty when o is a tile boundary);
- *   whole  the tiles [A, B') that lie inside the part, B' = max(A, B), B =
- *          floor((o + m) / te), or the tile count when o + m == N (the last
- *          tile is whole at the array's end);
- *   tail   [B' te, o + m): the start of a tile that ends after the part.
- * The whole tiles split into canonical nodes: from p = A, the largest
- * aligned block [p, p + 2^j) (p a multiple of 2^j) that fits, again and
- * again.  Each node is a subtree of the tile tree, so the reduction of its
- * elements as an array of their own (tiles counted from its first) is
- * the value the whole array's tree has there: its root accumulator goes
- * into the partial (the CUDA kernel's or the host backend's, the same
- * bits).  The head and tail go in as raw elements.
+ * A part splits into a head, whole tiles and a tail (order/partial.h):
+ * the whole tiles' canonical nodes are reduced by the handle's backend as
+ * arrays of their own, each node's root accumulator goes into the partial
+ * (the CUDA kernel's or the host backend's: the same bits), and the head
+ * and tail go in as raw elements.
  *
  * The combine walks the parts in offset order: a head (and a part inside
  * one tile) fills the tile pending from the previous part's tail; a tile
  * that is complete is reduced on the host, and its value and the nodes go
- * into a binary counter over the tile index, at their levels, which is
- * the counter of order/tree.h (a node of level j at p stands for its 2^j
- * tiles: the counter then holds nothing below level j); the fold and the
- * finish are the whole array's.
+ * into the tile tree's counter (order/partial.h) at their levels; the
+ * fold and the finish are the whole array's.
  *
  * The partial, host memory, a multiple of 8 bytes (struct layout below):
  *   header (96 bytes) | node roots (nodes x acc_bytes, padded to 8) |
@@ -42,10 +30,10 @@
 #include <string.h>
 
 #include "api/args.h"
-#include "api/handle.h"
-#include "cuda/cuda.h"
+#include "core/backend.h"
 #include "host/host.h"
 #include "order/order.h"
+#include "order/partial.h"
 
 #define GR_PARTIAL_MAGIC 0x31505247u /* "GRP1" in memory order */
 #define GR_PARTIAL_MAX_NODES 128u
@@ -65,46 +53,7 @@ _Static_assert(GPUREDUCE_PARTIAL_MAX_BYTES >= 96 + GR_PARTIAL_MAX_NODES * GR_ROO
                                                  2 * GR_TILE_CHUNKS * GR_CHUNK_BYTES,
                "GPUREDUCE_PARTIAL_MAX_BYTES holds the largest partial");
 
-/* The pieces of a part (see the top of the file). */
-struct gr_cut {
-  uint64_t te;           /* elements of a tile */
-  uint64_t tiles;        /* tiles of the whole array */
-  uint64_t head0, head1; /* [head0, head1) */
-  uint64_t whole0, whole1;
-  uint64_t tail0, tail1;
-  unsigned nodes;
-};
-
 static uint64_t round8(uint64_t b) { return (b + 7) & ~(uint64_t)7; }
-
-/* The largest aligned block from tile p within [p, end): its log2. */
-static unsigned node_level(uint64_t p, uint64_t end) {
-  unsigned j = 0;
-  while (j < 63 && (p & ((uint64_t)1 << j)) == 0 && p + ((uint64_t)2 << j) <= end) ++j;
-  return j;
-}
-
-/* The pieces of [o, o + m) of n elements of es bytes; 0 when the part does
- * not fit in the array or the array in the address space. */
-static int cut_part(uint64_t m, uint64_t o, uint64_t n, size_t es, struct gr_cut *c) {
-  if (o > n || m > n - o || n > UINT64_MAX / 2 / es) return 0;
-  const uint64_t te = (uint64_t)GR_TILE_CHUNKS * (GR_CHUNK_BYTES / es), e = o + m;
-  c->te = te;
-  c->tiles = gr_tile_count(n, es);
-  const uint64_t a = o / te + (o % te != 0);
-  const uint64_t b = e == n ? c->tiles : e / te;
-  const uint64_t w1 = b > a ? b : a;
-  c->head0 = o;
-  c->head1 = a * te < e ? a * te : e;
-  c->whole0 = a;
-  c->whole1 = w1;
-  c->tail0 = w1 * te < e ? w1 * te : e;
-  c->tail1 = e;
-  if (c->head1 < c->head0) c->head1 = c->head0;
-  c->nodes = 0;
-  for (uint64_t p = a; p < w1; p += (uint64_t)1 << node_level(p, w1)) ++c->nodes;
-  return 1;
-}
 
 static uint64_t partial_size(const struct gr_cut *c, size_t acc_bytes, size_t es) {
   return sizeof(struct gr_partial_header) + round8((uint64_t)c->nodes * acc_bytes) +
@@ -170,7 +119,7 @@ size_t gpureduce_partial_bytes(uint64_t n_local, uint64_t offset, uint64_t n_glo
   if (gpureduce_result_size(type, op, flags) == 0) return 0;
   const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
   struct gr_cut c;
-  if (!ops || !cut_part(n_local, offset, n_global, gpureduce_type_size(type), &c)) return 0;
+  if (!ops || !gr_cut_part(n_local, offset, n_global, gpureduce_type_size(type), &c)) return 0;
   return (size_t)partial_size(&c, ops->acc_bytes, gpureduce_type_size(type));
 }
 
@@ -187,12 +136,10 @@ gpureduce_status_t gpureduce_partial_reduce(const void *input, void *partial, si
                                             uint64_t offset, uint64_t n_global,
                                             gpureduce_type_t type, gpureduce_op_t op,
                                             unsigned flags, gpureduce_handle_t handle) {
-  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_handle_t h = handle;
-  h->message[0] = '\0';
-  size_t rs;
-  gpureduce_status_t s;
-  if ((s = gr_check_kind(h, type, op, flags, &rs)) != GPUREDUCE_SUCCESS) return s;
+  struct gr_call call = {.type = type, .op = op, .flags = flags, .batch = 1};
+  gpureduce_status_t s = gr_prologue(h, &call);
+  if (s != GPUREDUCE_SUCCESS) return s;
   if (!partial) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "partial is NULL");
   if ((uintptr_t)partial % 8)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
@@ -200,7 +147,7 @@ gpureduce_status_t gpureduce_partial_reduce(const void *input, void *partial, si
   if ((s = gr_check_input(h, input, n_local, type, "input")) != GPUREDUCE_SUCCESS) return s;
   const size_t es = gpureduce_type_size(type);
   struct gr_cut c;
-  if (!cut_part(n_local, offset, n_global, es, &c))
+  if (!gr_cut_part(n_local, offset, n_global, es, &c))
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
                    "the part [%llu, %llu + %llu) does not lie in an array of n_global = %llu "
                    "elements that fits in the address space",
@@ -209,18 +156,26 @@ gpureduce_status_t gpureduce_partial_reduce(const void *input, void *partial, si
   if (n_global == 0 && needs_elements(op))
     return gr_fail(h, GPUREDUCE_ERROR_EMPTY_INPUT, "%s of an empty array (n_global == 0)",
                    gpureduce_op_name(op));
-  if (n_local > 0 && (s = gr_check_space(h, input, "input")) != GPUREDUCE_SUCCESS) return s;
   const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
   if (!ops)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no partial result for %s %s",
                    gpureduce_type_name(type), gpureduce_op_name(op));
+  const uint64_t bytes = partial_size(&c, ops->acc_bytes, es);
+  if (n_local > 0) {
+    int64_t lo, hi;
+    if ((s = gr_input_span(h, "input", input, 1, n_local, 0, 1, (unsigned)es, &lo, &hi)) !=
+            GPUREDUCE_SUCCESS ||
+        (s = gr_check_overlap(h, partial, bytes, "input", input, lo, hi)) != GPUREDUCE_SUCCESS ||
+        (s = gr_check_space(h, input, "input")) != GPUREDUCE_SUCCESS)
+      return s;
+  }
 
   /* The nodes: element ranges of the part's input, and their roots. */
   uint64_t ranges[GR_PARTIAL_MAX_NODES][2];
   unsigned char roots[GR_PARTIAL_MAX_NODES * GR_ROOT_BYTES];
   unsigned k = 0;
   for (uint64_t p = c.whole0; p < c.whole1; ++k) {
-    const uint64_t q = p + ((uint64_t)1 << node_level(p, c.whole1));
+    const uint64_t q = p + ((uint64_t)1 << gr_node_level(p, c.whole1));
     const uint64_t a = p * c.te, b = q * c.te < offset + n_local ? q * c.te : offset + n_local;
     ranges[k][0] = a - offset;
     ranges[k][1] = b - a;
@@ -228,25 +183,18 @@ gpureduce_status_t gpureduce_partial_reduce(const void *input, void *partial, si
   }
   /* The raw elements of the cut tiles go after the header and the nodes. */
   unsigned char *out = (unsigned char *)partial;
-  const uint64_t bytes = partial_size(&c, ops->acc_bytes, es);
   const uint64_t nodes_bytes = round8((uint64_t)k * ops->acc_bytes);
   unsigned char *raw = out + sizeof(struct gr_partial_header) + nodes_bytes;
   const uint64_t head = c.head1 - c.head0, tail = c.tail1 - c.tail0;
   const unsigned char *in = (const unsigned char *)input;
-  if (h->device == GPUREDUCE_DEVICE_HOST) {
-    for (unsigned j = 0; j < k; ++j)
-      ops->reduce(in + ranges[j][0] * es, ranges[j][1], roots + (size_t)j * GR_ROOT_BYTES,
-                  h->workspace);
-    if (head) memcpy(raw, in + (c.head0 - offset) * es, head * es);
-    if (tail) memcpy(raw + head * es, in + (c.tail0 - offset) * es, tail * es);
-  } else if (k > 0 || head || tail) {
-    /* The nodes' launches and every copy, then one wait (the one step
-     * that can fail, on CUDA). */
-    const struct gr_cuda_span spans[2] = {
+  if (k > 0 || head || tail) {
+    /* The nodes' reductions and the cut tiles' copies, then one wait (on
+     * CUDA the one step that can fail). */
+    const struct gr_span spans[2] = {
         {raw, head ? in + (c.head0 - offset) * es : NULL, head * es},
         {raw + head * es, tail ? in + (c.tail0 - offset) * es : NULL, tail * es}};
-    s = gr_cuda_reduce_nodes(h, input, (const uint64_t(*)[2])ranges, k, type, op, flags, roots,
-                             spans, 2);
+    s = h->backend->reduce_nodes(h, input, (const uint64_t(*)[2])ranges, k, type, op, flags,
+                                 roots, spans, 2);
     if (s != GPUREDUCE_SUCCESS) return s;
   }
   memset(raw + (head + tail) * es, 0, (size_t)(out + bytes - (raw + (head + tail) * es)));
@@ -295,43 +243,6 @@ static int by_offset(const void *a, const void *b) {
   return (x->h->n_local > y->h->n_local) - (x->h->n_local < y->h->n_local);
 }
 
-/* The binary counter over the tile index (order/tree.h), on accumulators
- * of ops->acc_bytes bytes. */
-struct counter {
-  const struct gr_host_acc_ops *ops;
-  unsigned char stack[64][GR_ROOT_BYTES];
-};
-
-/* The value v of the aligned block of 2^level tiles from tile index. */
-static void counter_push(struct counter *c, uint64_t index, unsigned level, unsigned char *v) {
-  unsigned char left[GR_ROOT_BYTES];
-  uint64_t i = index >> level;
-  unsigned l = level;
-  for (; i & 1; i >>= 1, ++l) {
-    memcpy(left, c->stack[l], c->ops->acc_bytes);
-    c->ops->combine(left, v); /* left op right */
-    memcpy(v, left, c->ops->acc_bytes);
-  }
-  memcpy(c->stack[l], v, c->ops->acc_bytes);
-}
-
-/* The root of the tree over `tiles` tiles, all pushed. */
-static void counter_fold(struct counter *c, uint64_t tiles, unsigned char *r) {
-  unsigned char left[GR_ROOT_BYTES];
-  int have = 0;
-  for (unsigned l = 0; tiles; tiles >>= 1, ++l) {
-    if (!(tiles & 1)) continue;
-    if (have) {
-      memcpy(left, c->stack[l], c->ops->acc_bytes);
-      c->ops->combine(left, r);
-      memcpy(r, left, c->ops->acc_bytes);
-    } else {
-      memcpy(r, c->stack[l], c->ops->acc_bytes);
-      have = 1;
-    }
-  }
-}
-
 static gpureduce_status_t bad(gpureduce_handle_t h, const char *fmt, unsigned long long a,
                               unsigned long long b) {
   return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, fmt, a, b);
@@ -365,7 +276,7 @@ static gpureduce_status_t read_partial(gpureduce_handle_t h, const unsigned char
                hd->acc_bytes);
   struct gr_cut c;
   if (want == 0 || hd->bytes != want || want > left ||
-      !cut_part(hd->n_local, hd->offset, hd->n_global, gpureduce_type_size(type), &c) ||
+      !gr_cut_part(hd->n_local, hd->offset, hd->n_global, gpureduce_type_size(type), &c) ||
       hd->nodes != c.nodes || hd->head != c.head1 - c.head0 || hd->tail != c.tail1 - c.tail0)
     return bad(h, "partial %llu is damaged or cut short (%llu bytes left)", index, left);
   ref->h = hd;
@@ -376,9 +287,9 @@ static gpureduce_status_t read_partial(gpureduce_handle_t h, const unsigned char
 
 gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes, void *output,
                                              gpureduce_handle_t handle) {
-  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_handle_t h = handle;
-  h->message[0] = '\0';
+  gpureduce_status_t s = gr_begin(h);
+  if (s != GPUREDUCE_SUCCESS) return s;
   if (!partials) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "partials is NULL");
   if ((uintptr_t)partials % 8)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
@@ -390,7 +301,7 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
   /* Count and check the partials, then list them in offset order. */
   const unsigned char *base = (const unsigned char *)partials;
   struct part_ref first;
-  gpureduce_status_t s = read_partial(h, base, bytes, 0, NULL, &first);
+  s = read_partial(h, base, bytes, 0, NULL, &first);
   if (s != GPUREDUCE_SUCCESS) return s;
   size_t count = 0;
   int sorted = 1;
@@ -432,9 +343,10 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
   }
 
   const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
-  struct counter ctr;
-  ctr.ops = ops;
-  unsigned char v[GR_ROOT_BYTES], pending[GR_TILE_CHUNKS * GR_CHUNK_BYTES];
+  struct gr_counter ctr;
+  ctr.combine = ops->combine;
+  struct gr_acc v;
+  unsigned char pending[GR_TILE_CHUNKS * GR_CHUNK_BYTES];
   uint64_t covered = 0, pend_tile = 0, pend_fill = 0; /* elements of the pending tile held */
   int fcount, fwidth;
   float_fields(type, op, flags, &fcount, &fwidth);
@@ -457,7 +369,7 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
     }
     covered += hd->n_local;
     struct gr_cut c;
-    cut_part(hd->n_local, hd->offset, n, es, &c);
+    gr_cut_part(hd->n_local, hd->offset, n, es, &c);
     const unsigned char *raw = ref->raw;
     /* the head continues the pending tile (or starts it, at a tile's start) */
     if (c.head1 > c.head0) {
@@ -467,18 +379,18 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
       raw += (c.head1 - c.head0) * es;
       const uint64_t start = pend_tile * c.te, full = n - start < c.te ? n - start : c.te;
       if (pend_fill == full) {
-        ops->reduce(pending, full, v, NULL);
-        canonical_acc(v, op, fcount, fwidth);
-        shift_index(v, op, start);
-        counter_push(&ctr, pend_tile, 0, v);
+        ops->reduce(pending, full, v.bytes, NULL);
+        canonical_acc(v.bytes, op, fcount, fwidth);
+        shift_index(v.bytes, op, start);
+        gr_counter_push(&ctr, pend_tile, 0, v);
         pend_fill = 0;
       }
     }
     const unsigned char *node = ref->nodes;
     for (uint64_t p = c.whole0; p < c.whole1; node += hd->acc_bytes) {
-      const unsigned j = node_level(p, c.whole1);
-      memcpy(v, node, hd->acc_bytes);
-      counter_push(&ctr, p, j, v);
+      const unsigned j = gr_node_level(p, c.whole1);
+      memcpy(v.bytes, node, hd->acc_bytes);
+      gr_counter_push(&ctr, p, j, v);
       p += (uint64_t)1 << j;
     }
     if (c.tail1 > c.tail0) {
@@ -493,13 +405,10 @@ gpureduce_status_t gpureduce_partial_combine(const void *partials, size_t bytes,
     return bad(h, "the parts end at element %llu of n_global = %llu", covered,
                (unsigned long long)n);
 
-  unsigned char root[GR_ROOT_BYTES], result[16];
-  ops->reduce(NULL, 0, root, NULL); /* the identity, for n == 0 */
-  counter_fold(&ctr, gr_tile_count(n, es), root);
-  ops->finish(root, n, result);
-  if (h->device == GPUREDUCE_DEVICE_HOST) {
-    memcpy(output, result, rs);
-    return GPUREDUCE_SUCCESS;
-  }
-  return gr_cuda_copy(h, output, result, rs, 1);
+  struct gr_acc root;
+  unsigned char result[16];
+  ops->reduce(NULL, 0, root.bytes, NULL); /* the identity, for n == 0 */
+  gr_counter_fold(&ctr, gr_tile_count(n, es), &root);
+  ops->finish(root.bytes, n, result);
+  return h->backend->write(h, output, result, rs);
 }

@@ -1,12 +1,11 @@
 /*
  * api/segments.c - gpureduce_reduce_segments() and
  * gpureduce_get_async_error(): every argument of a segmented reduction
- * that the host can see is checked here, in one order, before a backend
- * sees it (the type, op and flags of api/args.h, then the pointers, the
- * counts, the address ranges, the overlap of the output with the offsets,
- * the memory spaces), so both backends give the same statuses and
- * messages; then the call goes to the host backend (host/) or the CUDA
- * side's segmented dispatch (cuda/).
+ * that the host can see is checked here, in one order, before the
+ * handle's backend sees it (the one prologue of api/args.h, then the
+ * pointers, the counts, the address ranges, the overlap of the output
+ * with the offsets, the memory spaces), so both backends give the same
+ * statuses and messages.
  *
  * The offsets' values are not checked here: on a CUDA handle they are
  * device data, which the host does not read without synchronizing.  The
@@ -21,9 +20,7 @@
 #include <stdint.h>
 
 #include "api/args.h"
-#include "api/handle.h"
-#include "cuda/cuda.h"
-#include "host/host.h"
+#include "core/backend.h"
 
 /* 1 when the `bytes` bytes from p (bytes > 0) stay inside the address
  * space. */
@@ -35,13 +32,11 @@ gpureduce_status_t gpureduce_reduce_segments(const void *input, void *output,
                                              const uint64_t *offsets, size_t segments,
                                              gpureduce_type_t type, gpureduce_op_t op,
                                              unsigned flags, gpureduce_handle_t handle) {
-  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_handle_t h = handle;
-  h->message[0] = '\0';
-  size_t rs;
-  gpureduce_status_t s;
-  if ((s = gr_check_kind(h, type, op, flags, &rs)) != GPUREDUCE_SUCCESS) return s;
-  if (segments == 0) return GPUREDUCE_SUCCESS; /* nothing to read or write */
+  struct gr_call c = {.type = type, .op = op, .flags = flags, .batch = segments};
+  gpureduce_status_t s = gr_prologue(h, &c);
+  if (s != GPUREDUCE_SUCCESS || segments == 0) return s;
+  const size_t rs = c.result_size;
   if (!output) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "output is NULL");
   if (!input)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
@@ -88,23 +83,16 @@ gpureduce_status_t gpureduce_reduce_segments(const void *input, void *output,
   if ((s = gr_check_space(h, input, "input")) != GPUREDUCE_SUCCESS) return s;
   if ((s = gr_check_space(h, output, "output")) != GPUREDUCE_SUCCESS) return s;
   if ((s = gr_check_space(h, offsets, "offsets")) != GPUREDUCE_SUCCESS) return s;
-  if (h->device == GPUREDUCE_DEVICE_HOST)
-    return gr_host_reduce_segments(h, input, output, offsets, segments, type, op, flags);
-  return gr_cuda_reduce_segments(h, input, output, offsets, segments, type, op, flags);
+  return h->backend->reduce_segments(h, input, output, offsets, segments, type, op, flags);
 }
 
 gpureduce_status_t gpureduce_get_async_error(gpureduce_handle_t handle) {
-  if (!handle) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_handle_t h = handle;
-  h->message[0] = '\0';
   uint64_t bad = UINT64_MAX;
-  if (h->device == GPUREDUCE_DEVICE_HOST) {
-    bad = h->async_bad_segment; /* the host's calls are synchronous */
-    h->async_bad_segment = UINT64_MAX;
-  } else {
-    const gpureduce_status_t s = gr_cuda_take_async_error(h, &bad);
-    if (s != GPUREDUCE_SUCCESS) return s;
-  }
+  gpureduce_status_t s;
+  if ((s = gr_begin(h)) != GPUREDUCE_SUCCESS ||
+      (s = h->backend->take_async_error(h, &bad)) != GPUREDUCE_SUCCESS)
+    return s;
   if (bad == UINT64_MAX) return GPUREDUCE_SUCCESS;
   return gr_fail(h, GPUREDUCE_ERROR_INVALID_OFFSETS,
                  "gpureduce_reduce_segments: segment %" PRIu64

@@ -1,6 +1,9 @@
 /*
- * cuda/cuda.h - the CUDA side, as the plain-C layers (api/, tune/) call
- * it.  No CUDA type appears here.  Not installed.
+ * cuda/cuda.h - the CUDA backend's functions in plain C, one for each
+ * entry of its gr_backend table (cuda/table.c fills gr_cuda_backend
+ * with them, core/backend.h says what each does) and the ladder's
+ * workspace size, which the API layer asks without a handle.  No CUDA
+ * type appears here.  Not installed.
  *
  * Every function returns a status and sets the handle's message on
  * failure; none prints or exits.  Those that touch the device make the
@@ -12,7 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/handle.h"
+#include "core/backend.h"
+#include "core/handle.h"
 #include "tune/tune.h"
 
 #ifdef __cplusplus
@@ -28,20 +32,13 @@ gpureduce_status_t gr_cuda_check_pointer(struct gpureduce_handle *h, const void 
                                          const char *what);
 /* 1 when p is device memory of any CUDA device (not managed); 0 otherwise,
  * also when there is no CUDA driver at all. */
-int gr_cuda_is_device_pointer(const void *p);
+int gr_cuda_owns_pointer(const void *p);
 
 /* dispatch.cu: one reduction, one kernel enqueued on the handle's stream,
  * with `grid` blocks (0: the handle's choice, tune/model.c). */
 gpureduce_status_t gr_cuda_reduce(struct gpureduce_handle *h, const void *input,
                                   void *output, uint64_t n, gpureduce_type_t type,
                                   gpureduce_op_t op, unsigned flags, unsigned grid);
-
-/* One copy of bytes from src (device memory) to dst (host memory). */
-struct gr_cuda_span {
-  void *dst;
-  const void *src;
-  size_t bytes;
-};
 
 /* The partial results' nodes (api/partial.c): for each k < count, the
  * root accumulator of the nodes[k][1] elements from element nodes[k][0]
@@ -53,13 +50,13 @@ struct gr_cuda_span {
 gpureduce_status_t gr_cuda_reduce_nodes(struct gpureduce_handle *h, const void *input,
                                         const uint64_t (*nodes)[2], unsigned count,
                                         gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
-                                        void *roots, const struct gr_cuda_span *spans,
+                                        void *roots, const struct gr_span *spans,
                                         unsigned nspans);
 
-/* bytes from src to dst on the handle's stream (to_device: host to
- * device, else device to host), then wait for the stream. */
-gpureduce_status_t gr_cuda_copy(struct gpureduce_handle *h, void *dst, const void *src,
-                                size_t bytes, int to_device);
+/* bytes from src (host memory) to dst (device memory) on the handle's
+ * stream, then wait for the stream. */
+gpureduce_status_t gr_cuda_write(struct gpureduce_handle *h, void *dst, const void *src,
+                                 size_t bytes);
 
 /* dispatch_batched.cu: `batch` vectors of n elements, vector b's element i
  * at input + b*batch_stride + i*element_stride elements, result b at
@@ -73,8 +70,8 @@ gpureduce_status_t gr_cuda_reduce_batched(struct gpureduce_handle *h, const void
                                           gpureduce_type_t type, gpureduce_op_t op,
                                           unsigned flags);
 
-/* dispatch_dot.cu: the dot products of gr_host_dot() (host/host.h), batch
- * > 0, on the device: one kernel enqueued on the handle's stream, no
+/* dispatch_dot.cu: the dot products (core/backend.h), batch > 0, on the
+ * device: one kernel enqueued on the handle's stream, no
  * allocation, no synchronization, the same bits as the host backend.  The
  * API layer (api/dot.c) has checked every argument. */
 gpureduce_status_t gr_cuda_dot(struct gpureduce_handle *h, const void *x, const void *y,
@@ -116,13 +113,14 @@ gpureduce_status_t gr_cuda_ladder(struct gpureduce_handle *h, gpureduce_ladder_r
 size_t gr_ladder_workspace_bytes(gpureduce_ladder_rung_t rung, uint64_t n);
 
 /* tune_measure.cu: time every size bucket of (type, op, flags) up to
- * max_n elements, as gpureduce_autotune() documents; chosen[b] receives
- * bucket b's block count, rows (up to max_rows) the measurements, *count
- * the buckets measured.  Allocates, synchronizes and frees its buffer. */
+ * max_n elements, as gpureduce_autotune() documents; chosen[b] (of
+ * GR_BUCKETS) receives bucket b's block count, rows (up to max_rows) the
+ * measurements, *count the buckets measured.  Allocates, synchronizes and
+ * frees its buffer. */
 gpureduce_status_t gr_cuda_tune_measure(struct gpureduce_handle *h, gpureduce_type_t type,
                                         gpureduce_op_t op, unsigned flags, size_t max_n,
                                         gpureduce_tune_row_t *rows, size_t max_rows,
-                                        size_t *count, unsigned chosen[GR_BUCKETS]);
+                                        size_t *count, unsigned *chosen);
 
 #ifdef __cplusplus
 }

@@ -44,7 +44,9 @@ namespace gr::device_impl {
 /* The cache key of the current device, its grid limit, and the resident
  * blocks of every kernel (the model's unit; querying them also checks that
  * each kernel was built for this device and takes GR_LANES threads) with
- * its policy's most waves. */
+ * its policy's most waves; then the 1-D dot product kernels' resident
+ * blocks, which depend on the device's architecture and so live in the
+ * handle. */
 gpureduce_status_t describe_device(gpureduce_handle *h, gr_tune *t) {
   cudaDeviceProp prop;
   cudaError_t err = cudaGetDeviceProperties(&prop, h->device);
@@ -81,6 +83,16 @@ gpureduce_status_t describe_device(gpureduce_handle *h, gr_tune *t) {
         t->max_waves[type][op][f] =
             (unsigned)gr::reduce_policy_for((gpureduce_type_t)type, (gpureduce_op_t)op).max_waves;
       }
+  for (int type = 0; type < GPUREDUCE_TYPE_COUNT; ++type)
+    for (int f = 0; f < 2; ++f) {
+      const void *k =
+          gr::dot_kernels_for((gpureduce_type_t)type, f ? GPUREDUCE_ACCUMULATE_F64 : 0).reduce;
+      if (!k) continue;
+      int per_sm = 0;
+      err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, GR_LANES, 0);
+      if (err != cudaSuccess) return gr::cuda_fail(h, err, "querying the dot product's kernels");
+      t->dot_resident[type][f] = per_sm > 0 ? (unsigned)per_sm : 1u;
+    }
   return GPUREDUCE_SUCCESS;
 }
 
@@ -172,7 +184,7 @@ extern "C" gpureduce_status_t gr_cuda_check_pointer(gpureduce_handle *h, const v
                  what, p);
 }
 
-extern "C" int gr_cuda_is_device_pointer(const void *p) {
+extern "C" int gr_cuda_owns_pointer(const void *p) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     cudaGetLastError();

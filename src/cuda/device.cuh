@@ -9,7 +9,7 @@
 
 #include <cuda_runtime.h>
 
-#include "api/handle.h"
+#include "core/handle.h"
 #include "cuda/dispatch.cuh"
 #include "order/order.h"
 

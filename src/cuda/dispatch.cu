@@ -105,7 +105,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_nodes(gpureduce_handle *h, const vo
                                                    const uint64_t (*nodes)[2], unsigned count,
                                                    gpureduce_type_t type, gpureduce_op_t op,
                                                    unsigned flags, void *roots,
-                                                   const gr_cuda_span *spans, unsigned nspans) {
+                                                   const gr_span *spans, unsigned nspans) {
   if (count > gr::kPartialNodes)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "%u nodes, more than %u", count,
                    gr::kPartialNodes);
@@ -139,14 +139,12 @@ extern "C" gpureduce_status_t gr_cuda_reduce_nodes(gpureduce_handle *h, const vo
   return GPUREDUCE_SUCCESS;
 }
 
-extern "C" gpureduce_status_t gr_cuda_copy(gpureduce_handle *h, void *dst, const void *src,
-                                           size_t bytes, int to_device) {
+extern "C" gpureduce_status_t gr_cuda_write(gpureduce_handle *h, void *dst, const void *src,
+                                            size_t bytes) {
   gr::DeviceGuard guard(h->device);
   if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
   const cudaStream_t stream = static_cast<cudaStream_t>(h->stream);
-  cudaError_t err = cudaMemcpyAsync(dst, src, bytes,
-                                    to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost,
-                                    stream);
+  cudaError_t err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream);
   if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaMemcpyAsync");
   err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaStreamSynchronize");

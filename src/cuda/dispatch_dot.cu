@@ -14,8 +14,6 @@
  *                            gpureduce_reduce_batched() (plan_groups)
  *   shorter rows (n >= 0)    batched_warp_kernel<Dot>, a warp a row
  */
-#include <atomic>
-
 #include <cuda_runtime.h>
 
 #include "cuda/cuda.h"
@@ -23,31 +21,7 @@
 #include "cuda/dispatch.cuh"
 #include "cuda/ops.cuh"
 #include "order/order.h"
-
-namespace {
-
-/* Resident blocks per multiprocessor of a dot kernel, read once per
- * kernel (cudaOccupancyMaxActiveBlocksPerMultiprocessor depends on the
- * kernel and the architecture only; the handles' table, tune/, has no row
- * for the dot product).  0 on failure, and the launch then names the
- * error. */
-unsigned resident_blocks(const void *kernel, gpureduce_type_t type, unsigned flags) {
-  static std::atomic<unsigned> cache[GPUREDUCE_TYPE_COUNT][2];
-  std::atomic<unsigned> &slot = cache[type][(flags & GPUREDUCE_ACCUMULATE_F64) ? 1 : 0];
-  unsigned r = slot.load(std::memory_order_relaxed);
-  if (r) return r;
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GR_LANES, 0) !=
-      cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  r = per_sm > 0 ? (unsigned)per_sm : 1u;
-  slot.store(r, std::memory_order_relaxed);
-  return r;
-}
-
-} /* namespace */
+#include "tune/tune.h"
 
 extern "C" gpureduce_status_t gr_cuda_dot(gpureduce_handle *h, const void *x, const void *y,
                                           void *output, uint64_t batch, uint64_t n,
@@ -72,7 +46,9 @@ extern "C" gpureduce_status_t gr_cuda_dot(gpureduce_handle *h, const void *x, co
     gr_plan plan;
     gr_plan_make(n, elem, 1, &plan);
     kernel = k.reduce;
-    const uint64_t fill = sms * resident_blocks(kernel, type, flags);
+    /* the kernel's resident blocks on this handle's device (cuda/device.cu) */
+    const uint64_t fill =
+        sms * h->tune->dot_resident[type][gr_tune_f64_index(flags)];
     gr_plan_fit(&plan, (unsigned)(fill < UINT32_MAX ? fill : UINT32_MAX));
     grid = plan.grid;
     one.input = x;

@@ -192,7 +192,15 @@ extern "C" gpureduce_status_t gr_cuda_ladder(gpureduce_handle *h, gpureduce_ladd
                                              const float *input, float *output, uint64_t n,
                                              void *workspace, size_t workspace_bytes,
                                              unsigned *launches) {
-  (void)workspace_bytes; /* checked by the caller */
+  const size_t need = gr_ladder_workspace_bytes(rung, n);
+  if (workspace_bytes < need || (need > 0 && !workspace))
+    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
+                   "workspace of %zu bytes at %p; rung %d needs %zu bytes for n = %llu",
+                   workspace_bytes, workspace, (int)rung, need, (unsigned long long)n);
+  if (need > 0) {
+    const gpureduce_status_t s = gr_cuda_check_pointer(h, workspace, "workspace");
+    if (s != GPUREDUCE_SUCCESS) return s;
+  }
   cudaStream_t stream = static_cast<cudaStream_t>(h->stream);
   gr::DeviceGuard guard(h->device);
   if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");

@@ -22,6 +22,7 @@
 #include <omp.h>
 #endif
 
+#include "core/backend.h"
 #include "host/host.h"
 #include "order/order.h"
 #include "order/tree.h"
@@ -620,7 +621,8 @@ static host_fn host_lookup(struct gpureduce_handle *h, gpureduce_type_t type, gp
   return fn;
 }
 
-gpureduce_status_t gr_host_create(struct gpureduce_handle *h) {
+static gpureduce_status_t host_create(struct gpureduce_handle *h, int device) {
+  (void)device;
   h->workspace = malloc((size_t)GR_MAX_ROOTS * GR_ROOT_BYTES);
   if (!h->workspace)
     return gr_fail(h, GPUREDUCE_ERROR_OUT_OF_MEMORY, "cannot allocate %u bytes of host workspace",
@@ -629,14 +631,15 @@ gpureduce_status_t gr_host_create(struct gpureduce_handle *h) {
   return GPUREDUCE_SUCCESS;
 }
 
-void gr_host_destroy(struct gpureduce_handle *h) {
+static gpureduce_status_t host_destroy(struct gpureduce_handle *h) {
   free(h->workspace);
   h->workspace = NULL;
+  return GPUREDUCE_SUCCESS;
 }
 
-gpureduce_status_t gr_host_reduce(struct gpureduce_handle *h, const void *input, void *output,
-                                  uint64_t n, gpureduce_type_t type, gpureduce_op_t op,
-                                  unsigned flags) {
+static gpureduce_status_t host_reduce(struct gpureduce_handle *h, const void *input,
+                                      void *output, uint64_t n, gpureduce_type_t type,
+                                      gpureduce_op_t op, unsigned flags) {
   const host_fn fn = host_lookup(h, type, op, flags);
   if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
   fn(input, NULL, n, 1, output, h->workspace);
@@ -654,7 +657,7 @@ static uint64_t mul_saturated(uint64_t a, uint64_t b) {
  * worth a parallel region), each vector on one thread with no workspace.
  * A few long vectors: one after the other, each in parallel over its
  * groups as gpureduce_reduce() does.  Either way each result has the bits
- * of gr_host_reduce() on its vector alone (GR_HOST_FN).  Vector b starts
+ * of host_reduce() on its vector alone (GR_HOST_FN).  Vector b starts
  * b * batch_stride elements from input (and from input2, by
  * batch_stride2, for the dot product; NULL otherwise); the API layer
  * checked that these fit in int64_t; with n == 0 the inputs are never read
@@ -687,11 +690,11 @@ static void run_batch(struct gpureduce_handle *h, host_fn fn, const void *input,
   }
 }
 
-gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void *input,
-                                          void *output, uint64_t batch, uint64_t n,
-                                          int64_t batch_stride, int64_t element_stride,
-                                          gpureduce_type_t type, gpureduce_op_t op,
-                                          unsigned flags) {
+static gpureduce_status_t host_reduce_batched(struct gpureduce_handle *h, const void *input,
+                                              void *output, uint64_t batch, uint64_t n,
+                                              int64_t batch_stride, int64_t element_stride,
+                                              gpureduce_type_t type, gpureduce_op_t op,
+                                              unsigned flags) {
   const host_fn fn = host_lookup(h, type, op, flags);
   if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
   run_batch(h, fn, input, NULL, output, batch, n, batch_stride, 0, element_stride,
@@ -702,9 +705,10 @@ gpureduce_status_t gr_host_reduce_batched(struct gpureduce_handle *h, const void
 static const host_fn host_dot_table[GPUREDUCE_TYPE_COUNT] = {
     f16_dot, bf16_dot, f32_dot, f64_dot, i8_dot, u8_dot, i32_dot, u32_dot, i64_dot, u64_dot};
 
-gpureduce_status_t gr_host_dot(struct gpureduce_handle *h, const void *x, const void *y,
-                               void *output, uint64_t batch, uint64_t n, int64_t x_batch_stride,
-                               int64_t y_batch_stride, gpureduce_type_t type, unsigned flags) {
+static gpureduce_status_t host_dot(struct gpureduce_handle *h, const void *x, const void *y,
+                                   void *output, uint64_t batch, uint64_t n,
+                                   int64_t x_batch_stride, int64_t y_batch_stride,
+                                   gpureduce_type_t type, unsigned flags) {
   const host_fn fn = (flags & GPUREDUCE_ACCUMULATE_F64) ? f32d_dot : host_dot_table[type];
   run_batch(h, fn, x, y, output, batch, n, x_batch_stride, y_batch_stride, 1,
             gpureduce_type_size(type), gpureduce_result_size(type, GPUREDUCE_SUM, flags));
@@ -714,7 +718,7 @@ gpureduce_status_t gr_host_dot(struct gpureduce_handle *h, const void *x, const 
 /*
  * Segments.  A valid segment s is the contiguous vector of offsets[s+1] -
  * offsets[s] elements from input + offsets[s], reduced by its GR_HOST_FN
- * with stride 1, so its result has the bits of gr_host_reduce() on it
+ * with stride 1, so its result has the bits of host_reduce() on it
  * alone.  An invalid segment, like an empty one, goes through the same
  * function with n == 0, which reads nothing and writes the empty result
  * (for ARGMIN and ARGMAX the identity's index, UINT64_MAX).  Only
@@ -731,10 +735,10 @@ gpureduce_status_t gr_host_dot(struct gpureduce_handle *h, const void *x, const 
  * Without OpenMP every segment goes through the first loop.  The grouping
  * changes no bit (GR_HOST_FN).
  */
-gpureduce_status_t gr_host_reduce_segments(struct gpureduce_handle *h, const void *input,
-                                           void *output, const uint64_t *offsets,
-                                           uint64_t segments, gpureduce_type_t type,
-                                           gpureduce_op_t op, unsigned flags) {
+static gpureduce_status_t host_reduce_segments(struct gpureduce_handle *h, const void *input,
+                                               void *output, const uint64_t *offsets,
+                                               uint64_t segments, gpureduce_type_t type,
+                                               gpureduce_op_t op, unsigned flags) {
   const host_fn fn = host_lookup(h, type, op, flags);
   if (!fn) return GPUREDUCE_ERROR_UNSUPPORTED;
   const size_t size = gpureduce_type_size(type), rs = gpureduce_result_size(type, op, flags);
@@ -774,3 +778,91 @@ gpureduce_status_t gr_host_reduce_segments(struct gpureduce_handle *h, const voi
   if (bad < h->async_bad_segment) h->async_bad_segment = bad;
   return GPUREDUCE_SUCCESS;
 }
+
+/* ---- the rest of the backend interface ------------------------------------ */
+
+static gpureduce_status_t host_check_pointer(struct gpureduce_handle *h, const void *p,
+                                             const char *what) {
+  if (gr_cuda_backend.owns_pointer(p))
+    return gr_fail(h, GPUREDUCE_ERROR_WRONG_MEMORY_SPACE,
+                   "%s (%p) is CUDA device memory; the host handle needs host memory "
+                   "(or create the handle for that device)",
+                   what, p);
+  return GPUREDUCE_SUCCESS;
+}
+
+/* No memory is the host's alone: the CUDA backend reads host memory it
+ * can map (managed memory) and refuses the rest itself. */
+static int host_owns_pointer(const void *p) {
+  (void)p;
+  return 0;
+}
+
+/* The host's calls are synchronous: the sticky error is up to date. */
+static gpureduce_status_t host_take_async_error(struct gpureduce_handle *h,
+                                                uint64_t *bad_segment) {
+  *bad_segment = h->async_bad_segment;
+  h->async_bad_segment = UINT64_MAX;
+  return GPUREDUCE_SUCCESS;
+}
+
+static gpureduce_status_t host_reduce_nodes(struct gpureduce_handle *h, const void *input,
+                                            const uint64_t (*nodes)[2], unsigned count,
+                                            gpureduce_type_t type, gpureduce_op_t op,
+                                            unsigned flags, void *roots,
+                                            const struct gr_span *spans, unsigned nspans) {
+  const struct gr_host_acc_ops *ops = gr_host_acc_ops_for(type, op, flags);
+  if (count && !ops)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no host reduction for %s %s",
+                   gpureduce_type_name(type), gpureduce_op_name(op));
+  const unsigned char *in = (const unsigned char *)input;
+  const size_t es = gpureduce_type_size(type);
+  for (unsigned k = 0; k < count; ++k)
+    ops->reduce(in + nodes[k][0] * es, nodes[k][1],
+                (unsigned char *)roots + (size_t)k * GR_ROOT_BYTES, h->workspace);
+  for (unsigned j = 0; j < nspans; ++j)
+    if (spans[j].bytes) memcpy(spans[j].dst, spans[j].src, spans[j].bytes);
+  return GPUREDUCE_SUCCESS;
+}
+
+static gpureduce_status_t host_write(struct gpureduce_handle *h, void *dst, const void *src,
+                                     size_t bytes) {
+  (void)h;
+  memcpy(dst, src, bytes);
+  return GPUREDUCE_SUCCESS;
+}
+
+static gpureduce_status_t host_ladder(struct gpureduce_handle *h, gpureduce_ladder_rung_t rung,
+                                      const float *input, float *output, uint64_t n,
+                                      void *workspace, size_t workspace_bytes,
+                                      unsigned *launches) {
+  (void)rung, (void)input, (void)output, (void)n, (void)workspace, (void)workspace_bytes,
+      (void)launches;
+  return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                 "the ladder runs on CUDA devices only, not on the host handle");
+}
+
+static gpureduce_status_t host_tune_measure(struct gpureduce_handle *h, gpureduce_type_t type,
+                                            gpureduce_op_t op, unsigned flags, size_t max_n,
+                                            gpureduce_tune_row_t *rows, size_t max_rows,
+                                            size_t *count, unsigned *chosen) {
+  (void)type, (void)op, (void)flags, (void)max_n, (void)rows, (void)max_rows, (void)chosen;
+  *count = 0;
+  return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "block counts are for CUDA handles only");
+}
+
+const struct gr_backend gr_host_backend = {
+    .create = host_create,
+    .destroy = host_destroy,
+    .check_pointer = host_check_pointer,
+    .owns_pointer = host_owns_pointer,
+    .reduce = host_reduce,
+    .reduce_batched = host_reduce_batched,
+    .reduce_segments = host_reduce_segments,
+    .dot = host_dot,
+    .take_async_error = host_take_async_error,
+    .reduce_nodes = host_reduce_nodes,
+    .write = host_write,
+    .ladder = host_ladder,
+    .tune_measure = host_tune_measure,
+};

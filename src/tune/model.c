@@ -10,7 +10,7 @@
  * count for a size bucket when it has one: from the cache file loaded at
  * creation, from gpureduce_autotune(), or set by hand.
  */
-#include "api/handle.h"
+#include "core/handle.h"
 #include "order/order.h"
 #include "tune/tune.h"
 

@@ -44,6 +44,9 @@ struct gr_tune {
   /* the most waves the model launches (the policy table's max_waves;
    * 0: no limit) */
   unsigned max_waves[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT][2];
+  /* blocks per SM of the 1-D dot product's kernel of each type, without
+   * and with GPUREDUCE_ACCUMULATE_F64 (0: no such kernel) */
+  unsigned dot_resident[GPUREDUCE_TYPE_COUNT][2];
   unsigned max_grid_dim;
   gr_tune_blocks blocks;
   gpureduce_tune_cache_t state;

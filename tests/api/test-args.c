@@ -2,8 +2,8 @@
  * test-args.c - argument errors of gpureduce_reduce() and the ladder on a
  * host handle: each returns its documented status, leaves the output (and
  * a canary after it) untouched and sets a last message naming the
- * argument.  Also the documented results of empty inputs.  Runs
- * everywhere.
+ * argument: counts whose byte range wraps, an output inside the input.
+ * Also the documented results of empty inputs.  Runs everywhere.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -283,6 +283,83 @@ static void empty_inputs(void **state) {
   }
 }
 
+/* The byte range of the n elements: counts whose byte offsets overflow
+ * int64_t or whose bytes wrap around the address space are
+ * INVALID_ARGUMENT before anything is read (the 16 floats of in_buf are
+ * all there is); an output inside the input's elements is
+ * INVALID_ARGUMENT, one just outside them is fine.  The batched call has
+ * the same checks (test-batched-args). */
+static void byte_ranges_and_overlap(void **state) {
+  (void)state;
+  const struct {
+    size_t n;
+    const char *word;
+  } huge[] = {{(size_t)1 << 62, "overflow"}, {((size_t)1 << 62) + 1, "overflow"},
+              {SIZE_MAX, "overflow"}, {SIZE_MAX / 2 + 2, "overflow"}};
+  for (size_t k = 0; k < COUNT(huge); ++k)
+    for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op) {
+      char what[96];
+      snprintf(what, sizeof what, "f32 %s of n = %zu from a 16-float array", tu_op_names[op],
+               huge[k].n);
+      expect_error(what, GPUREDUCE_ERROR_INVALID_ARGUMENT, in_buf, 0, huge[k].n, GPUREDUCE_F32,
+                   (gpureduce_op_t)op, 0, huge[k].word);
+    }
+  /* u8: 2^63 + 1 elements; f64: 2^61 elements are 2^64 bytes */
+  expect_error("u8 sum of n = 2^63 + 1", GPUREDUCE_ERROR_INVALID_ARGUMENT, in_buf, 0,
+               ((size_t)1 << 63) + 1, GPUREDUCE_U8, GPUREDUCE_SUM, 0, "overflow");
+  expect_error("f64 max of n = 2^61", GPUREDUCE_ERROR_INVALID_ARGUMENT, in_buf, 0,
+               (size_t)1 << 61, GPUREDUCE_F64, GPUREDUCE_MAX, 0, "overflow");
+  /* the input near the top of the address space: its bytes wrap */
+  memset(out_buf, FILL, OUT_BYTES);
+  check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               gpureduce_reduce((const void *)(UINTPTR_MAX - 63), out_buf, 32, GPUREDUCE_F32,
+                                GPUREDUCE_SUM, 0, H),
+               "f32 sum of 32 elements from 64 bytes below the top of the address space");
+  check_bytes(out_buf, FILL, OUT_BYTES, "the wrapping input: the output is untouched");
+  check_true(tu_mentions(gpureduce_last_message(H), "wrap"),
+             "the wrapping input: the message \"%s\" mentions \"wrap\"",
+             gpureduce_last_message(H));
+
+  /* an output inside the input: a copy of 16 floats 1..16, the output at
+   * each float of it and at each end */
+  unsigned char *x = tu_alloc(256);
+  for (size_t at = 0; at <= 64; at += 4) {
+    for (int i = 0; i < 64; ++i) memcpy(x + 4 * i, &(float){(float)(i + 1)}, 4);
+    const gpureduce_status_t s =
+        gpureduce_reduce(x, x + at, 16, GPUREDUCE_F32, GPUREDUCE_SUM, 0, H);
+    if (at < 64) {
+      check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT, s,
+                   "f32 sum of 16 floats into its own byte %zu", at);
+      check_true(tu_mentions(gpureduce_last_message(H), "overlap"),
+                 "output at byte %zu of the input: the message \"%s\" mentions \"overlap\"",
+                 at, gpureduce_last_message(H));
+      int same = 1;
+      for (int i = 0; i < 64; ++i) same &= tu_load(x + 4 * i, 0, 4) == tu_f32_bits((float)(i + 1));
+      check_true(same, "output at byte %zu of the input: nothing written", at);
+    } else {
+      check_status(GPUREDUCE_SUCCESS, s, "f32 sum of 16 floats into the float after them (%s)",
+                   gpureduce_last_message(H));
+      check_bits(tu_f32_bits(136.0f), tu_load(x + 64, 0, 4),
+                 "the sum of 1..16 written just after them is 136");
+    }
+  }
+  /* just before the input: an 8-byte sum ending where the input starts */
+  check_status(GPUREDUCE_SUCCESS,
+               gpureduce_reduce(x + 8, x, 16, GPUREDUCE_I32, GPUREDUCE_SUM, 0, H),
+               "i32 sum into the 8 bytes just before the input (%s)", gpureduce_last_message(H));
+  uint64_t want = 0;
+  for (int i = 0; i < 16; ++i) want += (uint64_t)(int64_t)(int32_t)tu_load(x + 8 + 4 * i, 0, 4);
+  check_bits(want, tu_load(x, 0, 8), "the i32 sum written just before its input");
+  /* an 8-byte result whose last byte is the input's first */
+  check_status(GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               gpureduce_reduce(x + 15, x + 8, 16, GPUREDUCE_U8, GPUREDUCE_SUM, 0, H),
+               "u8 sum into 8 bytes whose last is the input's first");
+  check_true(tu_mentions(gpureduce_last_message(H), "overlap"),
+             "one byte in common: the message \"%s\" mentions \"overlap\"",
+             gpureduce_last_message(H));
+  free(x);
+}
+
 static void ladder_on_host(void **state) {
   (void)state;
   float ws[64];
@@ -371,6 +448,7 @@ int main(void) {
       cmocka_unit_test(null_pointers), cmocka_unit_test(unknown_ops_types_flags),
       cmocka_unit_test(with_value_flags),
       cmocka_unit_test(misaligned),    cmocka_unit_test(empty_inputs),
+      cmocka_unit_test(byte_ranges_and_overlap),
       cmocka_unit_test(ladder_on_host), cmocka_unit_test(tuning_on_host),
       cmocka_unit_test(handle_survives_errors),
   };

@@ -3,7 +3,7 @@
  *
  * Build and run (clang; see `make fuzz` in Makefile.am):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
- *     tests/tune/fuzz-tune-cache.c src/tune/cache.c src/api/names.c -o fuzz-tune-cache
+ *     tests/tune/fuzz-tune-cache.c src/tune/cache.c src/core/names.c -o fuzz-tune-cache
  *   ./fuzz-tune-cache -max_total_time=300 tests/tune/fuzz-corpus
  *
  * The parser must never crash, leak or read out of bounds, whatever the

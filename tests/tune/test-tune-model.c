@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "api/handle.h"
+#include "core/handle.h"
 #include "order/order.h"
 #include "tune/tune.h"
 #include "testutil.h"

@@ -1,5 +1,5 @@
 /*
- * api/names.c - names, sizes and status strings: the pure tables of the
+ * core/names.c - names, sizes and status strings: the pure tables of the
  * API, with no CUDA and no state (the tuning-cache test and fuzz target
  * link this file and tune/cache.c alone).  The statuses' names and strings
  * come from the header's one list, GPUREDUCE_STATUS_LIST.

@@ -1,32 +1,32 @@
 /*
- * tune/tune.c - the public tuning calls: gpureduce_autotune(),
+ * api/tune.c - the public tuning calls: gpureduce_autotune(),
  * gpureduce_get_blocks(), gpureduce_set_blocks() and
- * gpureduce_tune_cache_state().  No CUDA here: the measuring is the CUDA
- * side's (cuda/tune_measure.cu), the model and the cache are model.c's and
- * cache.c's.
+ * gpureduce_tune_cache_state().  The measuring is the handle's backend's
+ * (cuda/tune_measure.cu; the host backend has none), the model and the
+ * cache file are tune/'s.
  */
 #include "config.h"
 
-#include "api/handle.h"
-#include "cuda/cuda.h"
+#include "api/args.h"
+#include "core/backend.h"
 #include "order/order.h"
 #include "tune/tune.h"
 
+/* The prologue, then a handle with block counts (a CUDA handle's tuning
+ * table). */
 static gpureduce_status_t check_tunable(gpureduce_handle_t h, gpureduce_type_t type,
                                         gpureduce_op_t op, unsigned flags) {
-  h->message[0] = '\0';
-  if (h->device == GPUREDUCE_DEVICE_HOST)
+  struct gr_call c = {.type = type, .op = op, .flags = flags, .batch = 1};
+  const gpureduce_status_t s = gr_prologue(h, &c);
+  if (s != GPUREDUCE_SUCCESS) return s;
+  if (!h->tune)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "block counts are for CUDA handles only");
-  if (gpureduce_result_size(type, op, flags) == 0)
-    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no reduction for type %d, op %d, flags 0x%x",
-                   (int)type, (int)op, flags);
   return GPUREDUCE_SUCCESS;
 }
 
 gpureduce_status_t gpureduce_get_blocks(gpureduce_handle_t h, gpureduce_type_t type,
                                         gpureduce_op_t op, unsigned flags, size_t n,
                                         unsigned *blocks, int *tuned) {
-  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_status_t s = check_tunable(h, type, op, flags);
   if (s != GPUREDUCE_SUCCESS) return s;
   if (!blocks) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "blocks is NULL");
@@ -41,7 +41,6 @@ gpureduce_status_t gpureduce_get_blocks(gpureduce_handle_t h, gpureduce_type_t t
 gpureduce_status_t gpureduce_set_blocks(gpureduce_handle_t h, gpureduce_type_t type,
                                         gpureduce_op_t op, unsigned flags, size_t n,
                                         unsigned blocks) {
-  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_status_t s = check_tunable(h, type, op, flags);
   if (s != GPUREDUCE_SUCCESS) return s;
   if (blocks > h->tune->max_grid_dim)
@@ -54,8 +53,8 @@ gpureduce_status_t gpureduce_set_blocks(gpureduce_handle_t h, gpureduce_type_t t
 
 gpureduce_status_t gpureduce_tune_cache_state(gpureduce_handle_t h, gpureduce_tune_cache_t *state,
                                               const char **path) {
-  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
-  h->message[0] = '\0';
+  gpureduce_status_t s = gr_begin(h);
+  if (s != GPUREDUCE_SUCCESS) return s;
   if (!state) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "state is NULL");
   *state = h->tune ? h->tune->state : GPUREDUCE_TUNE_CACHE_ABSENT;
   if (path) *path = h->tune && h->tune->path[0] ? h->tune->path : NULL;
@@ -66,14 +65,13 @@ gpureduce_status_t gpureduce_autotune(gpureduce_handle_t h, gpureduce_type_t typ
                                       gpureduce_op_t op, unsigned flags, size_t max_n,
                                       gpureduce_tune_row_t *rows, size_t max_rows,
                                       size_t *row_count) {
-  if (!h) return GPUREDUCE_ERROR_INVALID_HANDLE;
   gpureduce_status_t s = check_tunable(h, type, op, flags);
   if (s != GPUREDUCE_SUCCESS) return s;
   if (!rows && max_rows > 0) return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "rows is NULL");
 
   unsigned chosen[GR_BUCKETS] = {0};
   size_t count = 0;
-  s = gr_cuda_tune_measure(h, type, op, flags, max_n, rows, max_rows, &count, chosen);
+  s = h->backend->tune_measure(h, type, op, flags, max_n, rows, max_rows, &count, chosen);
   if (row_count) *row_count = count;
   if (s != GPUREDUCE_SUCCESS) return s;
 
