@@ -25,7 +25,7 @@ extern "C" {
  * 8 when one wave of blocks would give each block 64 tiles or more, 4 for
  * 32 to 63 and 1 below (a tile is 32 KiB: on an H200's 132 multiprocessors
  * with 4 resident blocks, 4 waves from 528 MiB of input, 8 from 1056 MiB;
- * measured in doc/PERFORMANCE.md), and at most the kernel's own limit:
+ * measured in doc/TUNING.md), and at most the kernel's own limit:
  * one wave for GPUREDUCE_MEAN_VAR of f32 and f64, which more waves slow
  * down.  gpureduce_autotune()
  * measures better counts per size bucket and saves them in a text cache;

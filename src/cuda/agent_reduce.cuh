@@ -228,8 +228,8 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
  * branches (the arg ops, float min and max, mean_var): 128 round trips a
  * tile for 8-bit elements.  The chunks that reach past n are loaded
  * element by element, and the lane stops at its first chunk that starts
- * at or past n (walking the rest for nothing cost the 8-bit arg ops 2.5
- * us a call at n = 2^10, 7.6 against 5.1, H200). */
+ * at or past n (H200, 8-bit arg ops at n = 2^10: 5.1 us, against 7.6
+ * walking the rest). */
 template <class Acc, class E, int V, int B, class Load, class Fold>
 __device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Load &&load,
                                          Fold &&fold) {
@@ -264,7 +264,8 @@ __device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Loa
 }
 
 /* Chunks an edge tile's lane loads at once where they lie below n
- * (fold_edge): 16 elements, or 8 of 64 bits. */
+ * (fold_edge): 16 elements, or 8 of 64 bits (ptxas, sm_90: no kernel's
+ * registers or spill grow; 32 elements took the sums' from 60 to 78). */
 template <class In>
 constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) * (int)sizeof(In) / GR_CHUNK_BYTES;
 
@@ -278,15 +279,10 @@ constexpr int kEdgeChunks = (sizeof(In) == 8 ? 8 : 16) * (int)sizeof(In) / GR_CH
  * each element alone, and none past n; batches that start at or past n
  * are skipped, and those that end below it (every batch of a misaligned
  * vector's first tile, unless n is that short) are loaded and folded
- * without a test an element.  Combining by combine, an edge tile took a
- * division an element, in a chain: 3 past alignment at 2^20
- * (tools/policy-variants, H200, 2026-12-04, two starts) f16 14.1 -> 9.3
- * us, f32 10.9 -> 8.6, i8 23.9 -> 20.6, i32 12.2 -> 10.3.  The tests an
- * element cost the 8-bit rows most (a later start, 3 past alignment:
- * i8 2^18 19.8 -> 15.7 us, 2^20 20.9 -> 16.7, 2^24 28.5 -> 24.1, 2^26
- * 86.4 -> 75.4; i32 2^20 10.2 -> 9.4; f64 10.7 -> 9.3).  Loading the
- * chunks that lie inside the vector by aligned 16-byte loads instead, or
- * more chunks at once, bought nothing or spilled. */
+ * without a test an element.  H200, 3 past alignment at 2^20, against
+ * combine(acc, lift(x)), a division an element in a chain: f16 14.1 ->
+ * 9.3 us, i8 23.9 -> 20.6; without the tests, i8 20.9 -> 16.7
+ * (doc/TUNING.md, "Edge tiles"). */
 template <class Op>
 __device__ __forceinline__ typename Op::Acc fold_edge_counted(const typename Op::In *x,
                                                               uint64_t n, uint64_t tile) {
@@ -343,10 +339,9 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
 }
 
 /* Chunks lane_edge_realigned loads at once: two round trips to memory a
- * lane, 16 registers of data.  Inlined so, no reduce_kernel or
- * batched_tiles_kernel of these operations spills (ptxas, sm_90); in an
- * earlier form of the function, all 8 at once, or 4 in a __noinline__
- * call, left the 4-block kernels spilling 8 to 140 bytes. */
+ * lane, 16 registers of data.  ptxas, sm_90: no reduce_kernel or
+ * batched_tiles_kernel of these operations spills; all 8 at once, or 4 in
+ * a __noinline__ call, spilled 8 to 140 bytes at 4 blocks. */
 constexpr int kEdgeBatch = kChunksPerLane / 2;
 
 /* Do the policy's lanes of Op fold a chunk of neutral elements as
@@ -457,12 +452,10 @@ __device__ __forceinline__ typename Op::Acc drop_head_copy(typename Op::Acc acc,
  *     thread, by threads 0 .. V-skew-1; and the realigned tiles of the
  *     vector's ceil(n/T) tiles end skew elements short of its last tile's
  *     end, so the last tile's threads 0 .. skew-1 take those past it.
- * Chunks loaded 16 bytes at once and folded by the lane: an edge tile
- * loaded element by element, a few chunks at a time, took one round trip
- * to memory a few chunks, and folded each element alone (the 8-bit arg
- * ops 3 past alignment: 14 us at 2^18, against 8 aligned, H200).  Only
- * for the operations whose value does not depend on the order of
- * combination. */
+ * Chunks loaded 16 bytes at once and folded by the lane (H200, u8 argmin
+ * at 2^18, 3 past alignment: 8.27 us, against 15.90 element by element
+ * and 7.85 aligned).  Only for the operations whose value does not depend
+ * on the order of combination. */
 template <class Op>
 __device__ __forceinline__ typename Op::Acc lane_edge_realigned(const typename Op::In *xs,
                                                                 uint64_t n, unsigned skew,
@@ -556,8 +549,9 @@ __device__ __forceinline__ bool realigned_interior(uint64_t tile, unsigned misal
  * in warp 0 while the other warps wait at the next tile's barrier.
  * lockstep: a barrier before each tile all the same, so that the block's
  * warps load one tile at a time, as under kPerTile (AgentReduce asks for
- * it when its 16-byte blocks start 16 bytes off a 32-byte boundary;
- * policy.cuh, "Why a barrier a tile"). */
+ * it when its 16-byte blocks start 16 bytes off a 32-byte boundary; H200,
+ * f64 max at 2^30, 3 past alignment: 1893 us, against 2075 without;
+ * doc/TUNING.md, "One lane tree a range"). */
 template <class Op, class Lane>
 __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2][kThreads],
                                                        typename Op::Acc *stack, int &parity,

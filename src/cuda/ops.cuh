@@ -221,8 +221,9 @@ template <gpureduce_type_t T, bool IsMax> struct MinMax {
    * by select.  It replaced a NaN test, another, then a test of equality
    * and the sign, which branched (BSSY/BRA in the SASS) in every lane
    * tree, range tree and root combine: f64 max at 2^22 10.21 -> 9.14 us
-   * (H200, doc/PERFORMANCE.md).  The partial-input tests' ties, +-0 and
-   * NaNs (tests/lib/partial.c) check it against tests/lib/reference.c. */
+   * (H200; doc/TUNING.md, "Lane kinds").  The partial-input tests' ties,
+   * +-0 and NaNs (tests/lib/partial.c) check it against
+   * tests/lib/reference.c. */
   __device__ static Acc combine(Acc a, Acc b) {
     if constexpr (E::is_float) {
       const Acc m = IsMax ? fmax(a, b) : fmin(a, b);

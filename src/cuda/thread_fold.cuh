@@ -23,9 +23,8 @@
  * (agent_reduce.cuh, lane_edge_realigned); under the other shifts they use
  * the plain element-by-element fold of the agent.
  *
- * Measured reason (H200, 2026-11-30, reduce-bench at n = 2^28, one call):
- * with the plain fold, u8 argmin ran at 0.18x and f16 min at 0.54x the f32
- * sum's GB/s: compute, not memory, set their speed.
+ * H200, n = 2^28: with the plain fold u8 argmin read at 0.18x and f16 min
+ * at 0.54x the f32 sum's GB/s (doc/TUNING.md, "Lane kinds").
  */
 #ifndef GR_CUDA_THREAD_FOLD_CUH
 #define GR_CUDA_THREAD_FOLD_CUH
@@ -118,12 +117,9 @@ template <gpureduce_type_t T, class W> __host__ __device__ constexpr bool nrm2_m
  * The test costs little where it costs anything: integers and f16 never
  * scale (nrm2_may_scale); an infinity is found by the largest |x| of the
  * chunk; a small nonzero float by the smallest of 2 * bits(|x|) - 1 over
- * the chunk, unsigned, where zero wraps to the top.  Measured reason
- * (H200, reduce-bench --sweep-1d, 2026-12-03): with lift's three sums and
- * selects an element, NRM2 of f16 and bf16 read at about 0.6 to 0.7 of
- * the f32 sum's GB/s from 256 MiB, of f32 at 0.74 to 0.96; with this lane
- * (and 4 blocks for the floats, policy.cuh) f16 and bf16 run 1.4 to 1.7
- * times faster from 2^24, f32 1.02 to 1.29, 32-bit integers 1.08 to 1.18.
+ * the chunk, unsigned, where zero wraps to the top.  H200, from 2^24, this
+ * lane / lift's three sums an element: f16 and bf16 1.4 to 1.7x, f32 1.02
+ * to 1.29x, 32-bit integers 1.08 to 1.18x (doc/TUNING.md, "NRM2").
  */
 template <class Op> struct Nrm2MediumLane {
   static_assert(Op::kFamily == OpFamily::kNrm2, "NRM2 only");
@@ -200,9 +196,8 @@ template <class W, bool IsMax> __device__ __forceinline__ W lane_nan() {
  * of its numbers in MinMax's order, or lane_nan when it saw a NaN.  For
  * f32 that is FMNMX, two instructions an element with the NaN test; sm_90
  * has no double min/max instruction, and nvcc makes the f64 one DSETP.MAX
- * with selects, about six (SASS of the policy-variants build, H200).  (The
- * lane it replaced compared ordered integer keys, five or more
- * instructions an element; policy.cuh has the measurement.) */
+ * with selects, about six (SASS, sm_90).  H200 f32 min at 2^28: 237.8 us,
+ * against 240.5 with ordered integer keys (doc/TUNING.md, "Lane kinds"). */
 template <class Op, bool IsMax> struct NativeMinMaxLane {
   using In = typename Op::In;
   using W = typename Op::Acc; /* float or double */
@@ -426,10 +421,9 @@ __device__ __forceinline__ int32_t word_product_s8(uint32_t w) {
  * multiply of the two pairs and one into the state, where a 64-bit
  * multiply per word would take the sign-extended high word too.  The
  * products wrap modulo 2^64 as the operation's do, so the pairing changes
- * no bit.  Measured (H200, tools/policy-variants at PV_WAVES="0 1", two
- * build orders run twice, median of four, bits equal; pairs / per word):
- * i8 1.00 to 1.02 times as fast from 2^20 to 2^30 (2^28: 68.8 -> 67.6
- * us); u8 0.97 to 1.01, so u8 keeps a multiply a word. */
+ * no bit.  H200, pairs / a word at a time, 2^20 to 2^30: i8 1.00 to
+ * 1.02x (2^28: 68.8 -> 67.6 us); u8 0.97 to 1.01x, so u8 keeps a multiply
+ * a word. */
 template <class Op, bool Signed> struct Byte8ProdLane {
   using State = uint64_t;
   __device__ static State init() { return 1; }
@@ -540,10 +534,9 @@ template <bool Signed, bool IsMax> __device__ __forceinline__ int vbest2_byte(ui
  * (strictly: ties keep the earlier element) becomes the lane's best chunk
  * by select, its 16 bytes kept; at finish, the best byte's first place in
  * that chunk, by the zero-byte test of "Bit Twiddling Hacks" (S. E.
- * Anderson, "Determine if a word has a zero byte").  The lane it
- * replaced searched every such chunk as it came, in a branch that some
- * lane of nearly every warp took: 1.26 to 1.49 times slower from 2^24
- * (policy.cuh has the figures). */
+ * Anderson, "Determine if a word has a zero byte").  H200 u8 argmin from
+ * 2^24: 1.26 to 1.49x as fast as a lane that searched each better chunk
+ * in a branch (2^28: 88.9 -> 66.1 us). */
 template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
   /* below (above, for argmin) every byte: the first chunk always wins */
   static constexpr int kNone = IsMax ? (Signed ? -129 : -1) : (Signed ? 128 : 256);

@@ -63,7 +63,7 @@ void gr_plan_make(uint64_t n, size_t elem_size, unsigned max_grid, struct gr_pla
  * fewer roots to read: on the H200 the f32 sum took 63.1 instead of
  * 67.7 us at 2^26 (512 groups of 16 tiles instead of 8192 of one, on 512
  * blocks instead of 528), 2 to 7% less from 2^25 to 2^28
- * (doc/PERFORMANCE.md, issue 16's section). */
+ * (doc/TUNING.md, "The block-count model and the wave limits"). */
 void gr_plan_fit(struct gr_plan *plan, unsigned grid);
 
 #ifdef __cplusplus

@@ -25,26 +25,14 @@ int gr_tune_f64_index(unsigned flags) { return (flags & GPUREDUCE_ACCUMULATE_F64
 /* Waves of blocks for `tiles` tiles when one wave is `fill` blocks: 8
  * where one wave would give each block 64 tiles or more, 4 where it would
  * give 32 to 63, otherwise 1, so that a block of several waves still takes
- * 8 tiles or more.
- *
- * Why (H200, 2026-12-03; tools/policy-variants with PV_WAVES="1 2 4 8",
- * 26 kernels of the policy table over two machine starts, median of 5
- * batches of 20 launches, every result's bits equal; time at one wave /
- * time at w waves, aligned and 3 elements past alignment; more in
- * doc/PERFORMANCE.md): at one wave each block reads one long range; more,
- * shorter ranges finished sooner at the largest sizes:
- *   2^30, 8 waves: 1.002 to 1.03 for the sums, products, min/max and
- *     16- to 64-bit arg ops, 1.03 to 1.06 for NRM2 and bf16 argmax, 1.10
- *     to 1.11 for the 8-bit arg ops (u8 argmin 329.8 -> 297.7 us); f32
- *     MEAN_VAR 0.99
- *   2^28, 4 waves (32 to 63 tiles a block): 1.00 to 1.01 for the 32-bit
- *     sums and arg ops in one run, 1.02 in the other; 8-bit arg ops 1.02
- *     to 1.05; f32 MEAN_VAR 0.98 to 0.99
- *   16 tiles a block or fewer (f32, f16 and u8 to 2^26), 2 to 8
- *     waves: 0.78 to 1.01, mostly below 1, since the last block then
- *     combines more roots;
- *   31 tiles a block (f64 at 2^26, f16 at 2^28), 4 waves: the 64-bit
- *     kernels 1.00 to 1.03, f16 argmin 0.98: left at one wave. */
+ * 8 tiles or more (doc/TUNING.md, "The block-count model and the wave
+ * limits").  H200, time at one wave / at w waves, 26 kernels of the policy
+ * table:
+ *   8 (64 tiles a block or more): 2^30 1.00 to 1.03x, NRM2 1.03 to 1.06x,
+ *     8-bit arg ops 1.10x (u8 argmin 329.8 -> 297.7 us)
+ *   4 (32 to 63): 2^28 1.00 to 1.02x, 8-bit arg ops 1.02 to 1.05x
+ *   1 (31 or fewer): 16 tiles a block or fewer 0.78 to 1.01x with 2 to 8
+ *     waves; 31, 4 waves: 64-bit kernels 1.00 to 1.03x, f16 argmin 0.98x */
 static uint64_t gr_model_waves(uint64_t tiles, uint64_t fill) {
   if (tiles >= fill * 64) return 8;
   if (tiles >= fill * 32) return 4;
