@@ -1,6 +1,6 @@
 /*
  * api/ladder.c - the public calls of the ladder (gpureduce/ladder.h):
- * rung names, workspace sizes (the CUDA side's, cuda/ladder.cu), and the
+ * rung names, workspace sizes (the CUDA side's, cuda/ladder/ladder.cu), and the
  * checked entry to the handle's backend's rungs (the host backend has
  * none).
  */

@@ -99,7 +99,7 @@ static void canonical_nans(unsigned char *acc, int count, int width) {
   }
 }
 
-/* ARGMIN's and ARGMAX's accumulator holds its index at byte 8 (cuda/ops.cuh
+/* ARGMIN's and ARGMAX's accumulator holds its index at byte 8 (cuda/thread/ops.cuh
  * node_root, host/backend.c pair_*), counted from the array reduced;
  * make it global.  The identity's UINT64_MAX stays. */
 static void shift_index(unsigned char *acc, gpureduce_op_t op, uint64_t base) {

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-/* device.cu: the handle's device, workspace and tuning table (with the
+/* device/device.cu: the handle's device, workspace and tuning table (with the
  * cache loaded); on failure nothing is left allocated. */
 gpureduce_status_t gr_cuda_create(struct gpureduce_handle *h, int device);
 gpureduce_status_t gr_cuda_destroy(struct gpureduce_handle *h);
@@ -34,7 +34,7 @@ gpureduce_status_t gr_cuda_check_pointer(struct gpureduce_handle *h, const void 
  * also when there is no CUDA driver at all. */
 int gr_cuda_owns_pointer(const void *p);
 
-/* dispatch.cu: one reduction, one kernel enqueued on the handle's stream,
+/* dispatch/reduce.cu: one reduction, one kernel enqueued on the handle's stream,
  * with `grid` blocks (0: the handle's choice, tune/model.c). */
 gpureduce_status_t gr_cuda_reduce(struct gpureduce_handle *h, const void *input,
                                   void *output, uint64_t n, gpureduce_type_t type,
@@ -58,7 +58,7 @@ gpureduce_status_t gr_cuda_reduce_nodes(struct gpureduce_handle *h, const void *
 gpureduce_status_t gr_cuda_write(struct gpureduce_handle *h, void *dst, const void *src,
                                  size_t bytes);
 
-/* dispatch_batched.cu: `batch` vectors of n elements, vector b's element i
+/* dispatch/batched.cu: `batch` vectors of n elements, vector b's element i
  * at input + b*batch_stride + i*element_stride elements, result b at
  * output + b*result_size; one kernel enqueued on the handle's stream (none
  * when batch == 0).  The API layer (api/batched.c) has checked every
@@ -70,7 +70,7 @@ gpureduce_status_t gr_cuda_reduce_batched(struct gpureduce_handle *h, const void
                                           gpureduce_type_t type, gpureduce_op_t op,
                                           unsigned flags);
 
-/* dispatch_dot.cu: the dot products (core/backend.h), batch > 0, on the
+/* dispatch/dot.cu: the dot products (core/backend.h), batch > 0, on the
  * device: one kernel enqueued on the handle's stream, no
  * allocation, no synchronization, the same bits as the host backend.  The
  * API layer (api/dot.c) has checked every argument. */
@@ -78,7 +78,7 @@ gpureduce_status_t gr_cuda_dot(struct gpureduce_handle *h, const void *x, const 
                                void *output, uint64_t batch, uint64_t n, int64_t x_batch_stride,
                                int64_t y_batch_stride, gpureduce_type_t type, unsigned flags);
 
-/* dispatch_segments.cu: `segments` segments, segment s the elements
+/* dispatch/segments.cu: `segments` segments, segment s the elements
  * input[offsets[s] .. offsets[s+1]-1] (offsets: segments + 1 element
  * offsets in device memory, which the host never reads), result s at
  * output + s*result_size; one kernel enqueued on the handle's stream (none
@@ -99,20 +99,20 @@ gpureduce_status_t gr_cuda_reduce_segments(struct gpureduce_handle *h, const voi
                                            uint64_t segments, gpureduce_type_t type,
                                            gpureduce_op_t op, unsigned flags);
 
-/* dispatch_segments.cu: synchronize the handle's stream, then read and
+/* dispatch/segments.cu: synchronize the handle's stream, then read and
  * clear the sticky error of its segmented reductions: *bad_segment
  * receives the lowest invalid segment index recorded since the last call,
  * UINT64_MAX when there is none. */
 gpureduce_status_t gr_cuda_take_async_error(struct gpureduce_handle *h, uint64_t *bad_segment);
 
-/* ladder.cu: the teaching rungs. */
+/* ladder/ladder.cu: the teaching rungs. */
 gpureduce_status_t gr_cuda_ladder(struct gpureduce_handle *h, gpureduce_ladder_rung_t rung,
                                   const float *input, float *output, uint64_t n,
                                   void *workspace, size_t workspace_bytes,
                                   unsigned *launches);
 size_t gr_ladder_workspace_bytes(gpureduce_ladder_rung_t rung, uint64_t n);
 
-/* tune_measure.cu: time every size bucket of (type, op, flags) up to
+/* tuning/measure.cu: time every size bucket of (type, op, flags) up to
  * max_n elements, as gpureduce_autotune() documents; chosen[b] (of
  * GR_BUCKETS) receives bucket b's block count, rows (up to max_rows) the
  * measurements, *count the buckets measured.  Allocates, synchronizes and

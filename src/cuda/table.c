@@ -1,7 +1,7 @@
 /*
  * cuda/table.c - the CUDA backend's gr_backend table (core/backend.h):
- * the functions of cuda/cuda.h, which device.cu, the dispatch files,
- * ladder.cu and tune_measure.cu define.
+ * the functions of cuda/cuda.h, which device/device.cu, the dispatch files,
+ * ladder/ladder.cu and tuning/measure.cu define.
  */
 #include "config.h"
 

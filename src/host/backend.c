@@ -202,7 +202,7 @@ static inline uint64_t add_uint64_t(uint64_t a, uint64_t b) { return a + b; }
 static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
 
 /*
- * NRM2 and MEAN_VAR, twins of cuda/ops.cuh's Nrm2 and MeanVar, the same
+ * NRM2 and MEAN_VAR, twins of cuda/thread/ops.cuh's Nrm2 and MeanVar, the same
  * rounded operations in the same order (the operations and their sources
  * are documented there and in gpureduce.h).
  *

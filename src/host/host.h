@@ -15,7 +15,7 @@
  * The accumulator of one (type, op, flags), for the partial results
  * (api/partial.c): the same functions the host reductions are made of.
  *   acc_bytes  bytes of the accumulator (at most GR_ROOT_BYTES); its
- *              layout is the CUDA kernel's Acc (cuda/ops.cuh), field for
+ *              layout is the CUDA kernel's Acc (cuda/thread/ops.cuh), field for
  *              field;
  *   reduce     the root of the n elements at input (host memory, any n,
  *              tiles counted from input) into acc, before the finish;

@@ -12,14 +12,14 @@
  * Who calls it:
  *   - the host backend (host/backend.c), for the tiles of each group and
  *     then for the groups' roots;
- *   - the CUDA kernel (cuda/agent_reduce.cuh), thread 0 of each block
+ *   - the CUDA kernel (cuda/agent/reduce.cuh), thread 0 of each block
  *     for the tiles of a group;
  *   - the combine of partial results (api/partial.c), for the parts'
  *     subtrees, with the same counter written out on accumulators of any
  *     size (a subtree of 2^j tiles enters at level j).
  * The one evaluation of rule 5 that is not this counter is the CUDA
  * kernel's last step: the last block combines up to GR_MAX_ROOTS group
- * roots with all its threads (cuda/block_reduce.cuh, root_tree), the same
+ * roots with all its threads (cuda/block/reduce.cuh, root_tree), the same
  * tree level by level, because one thread would need 8192 dependent steps
  * (tens of microseconds).  The tests compare it with the host backend bit
  * for bit at every group count they reach.

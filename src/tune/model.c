@@ -5,8 +5,8 @@
  * speed.  A CUDA handle starts from the model
  *     blocks = min(groups of tiles, waves x SMs x resident blocks of the kernel)
  * (resident: cudaOccupancyMaxActiveBlocksPerMultiprocessor, read once at
- * creation by cuda/device.cu; waves: gr_model_waves, at most the policy
- * row's max_waves, cuda/policy.cuh) and uses a tuned
+ * creation by cuda/device/device.cu; waves: gr_model_waves, at most the policy
+ * row's max_waves, cuda/tuning/policy.cuh) and uses a tuned
  * count for a size bucket when it has one: from the cache file loaded at
  * creation, from gpureduce_autotune(), or set by hand.
  */

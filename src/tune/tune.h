@@ -1,7 +1,7 @@
 /*
  * tune/tune.h - block counts: the size buckets, the model, the tuned
  * table of a CUDA handle and the tuning cache file.  Plain C, no CUDA: the
- * CUDA side (cuda/device.cu, cuda/tune_measure.cu) fills in what only the
+ * CUDA side (cuda/device/device.cu, cuda/tuning/measure.cu) fills in what only the
  * device can tell (its key, the kernels' resident blocks) and measures;
  * everything here is data and files.  Not installed.
  */

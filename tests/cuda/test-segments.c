@@ -69,7 +69,7 @@ static void check_repeat(const struct sg_shape *sh, gpureduce_type_t type, gpure
 }
 
 /* The tile-group exponent g the kernel's merge-path picks
- * (src/cuda/kernel_segments.cuh): each of min(2 SMs, 512) x 8 warps owns
+ * (src/cuda/kernel/segments.cuh): each of min(2 SMs, 512) x 8 warps owns
  * W = (elements + segments V) / warps of the line, and a group is the
  * largest 2^g tiles within W / 4, one tile at least.  Only for choosing
  * sizes and for messages: nothing asserts the regime. */

@@ -1094,7 +1094,7 @@ static void check_partial_matches_host(const void *x, size_t n, gpureduce_type_t
  * NRM2 where values of Blue's classes fall at random places among zeros
  * over 9 to 10 tiles.  The CUDA lane squares a chunk whose values are all
  * medium straight into the medium sum and gives any other chunk the
- * order's lift (thread_fold.cuh, Nrm2MediumLane), so interior tiles mix
+ * order's lift (cuda/thread/fold.cuh, Nrm2MediumLane), so interior tiles mix
  * both kinds of chunk.  The rounds:
  *   0  small normal values (nonzero, below tsml) among medium ones at
  *      tsml and a little above it;

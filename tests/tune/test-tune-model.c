@@ -101,7 +101,7 @@ static void the_model_at_measured_sizes(void **state) {
              p.grid, (unsigned long long)p.groups, p.group_log2);
 }
 
-/* A kernel's max_waves (the policy table's, cuda/policy.cuh) caps the
+/* A kernel's max_waves (the policy table's, cuda/tuning/policy.cuh) caps the
  * waves; 0 leaves them to the tiles. */
 static void the_policy_caps_the_waves(void **state) {
   (void)state;

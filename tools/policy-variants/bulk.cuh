@@ -42,7 +42,7 @@ template <class Op, int MB> struct StagedPolicy {
   static constexpr ReducePolicy value{PolicyOf<Op>::value.lane, MB, Shift::kTwoLoads,
                                       LaneTree::kPerTile, 8, Load::kCached};
   static constexpr int min_blocks = MB;
-  static constexpr int batched_min_blocks = MB; /* as policy.cuh's PolicyOf; unused here */
+  static constexpr int batched_min_blocks = MB; /* as cuda/tuning/policy.cuh's PolicyOf; unused here */
   static constexpr Shift shift = Shift::kTwoLoads;
   static constexpr LaneTree tree = LaneTree::kPerTile;
   static constexpr Load load = Load::kCached;

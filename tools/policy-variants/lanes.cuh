@@ -12,7 +12,7 @@ template <class Op, int MB, template <class> class LN, Shift S, LaneTree TR, Loa
 struct PolicyOf<TunedLane<Op, MB, LN, S, TR, LD>> {
   static constexpr ReducePolicy value{LaneKind::kSequential, MB, S, TR, 8, LD};
   static constexpr int min_blocks = MB;
-  static constexpr int batched_min_blocks = MB; /* as policy.cuh's PolicyOf; unused here */
+  static constexpr int batched_min_blocks = MB; /* as cuda/tuning/policy.cuh's PolicyOf; unused here */
   static constexpr Shift shift = S;
   static constexpr LaneTree tree = TR;
   static constexpr Load load = LD;
@@ -23,7 +23,7 @@ struct PolicyOf<TunedLane<Op, MB, LN, S, TR, LD>> {
  * PERFORMANCE.md's "Chunks not kept in L1" section were timed and gave nothing; they are in
  * git history (7f6d418), no longer here. */
 
-/* Op with the MinMax::combine (ops.cuh) the library had before its float combine lost its
+/* Op with the MinMax::combine (cuda/thread/ops.cuh) the library had before its float combine lost its
  * branches (2026-12-03), as the baseline to time it against: a NaN test, another, then
  * equality and the sign (BSSY/BRA in the SASS), in the lane tree, the range tree and the
  * last block's roots.  The same value. */
@@ -72,7 +72,7 @@ template <class Op> struct Byte8ArgBranch {
     return typename Op::Acc{(typename Op::W)s.best, first + k * GR_LANES * 16 + j};
   }
 };
-/* MIN and MAX of 8-bit integers by vbest2 (thread_fold.cuh), as Byte8ArgLane finds a chunk's
+/* MIN and MAX of 8-bit integers by vbest2 (cuda/thread/fold.cuh), as Byte8ArgLane finds a chunk's
  * best byte: the running best of the words and of the words shifted a byte, two 16-bit
  * halves each, where Byte8MinMaxLane folds each word by vmin4/vmax4, which sm_90 emulates.
  * The same value.  Timed 2026-12-03 against kByteSimd (doc/PERFORMANCE.md, "seventh"):
@@ -94,7 +94,7 @@ template <class Op> struct Byte8MinMaxPairs {
   }
 };
 /* MEAN_VAR's combine as the library had it before 2026-12-04 (third run): the division even
- * where the counts are equal (ops.cuh now takes r = 1/2 there), as the baseline to time it
+ * where the counts are equal (cuda/thread/ops.cuh now takes r = 1/2 there), as the baseline to time it
  * against.  The same bits. */
 template <class Op> struct MeanVarDivide : Op {
   using Acc = typename Op::Acc;
@@ -189,7 +189,7 @@ template <class Op, bool IsMax> struct Half2ArgLane {
 
 template <class Op> using HalfArgLane = Half2ArgLane<Op, Op::kIsMax>;
 
-/* The library's ExactByteNrm2 (ops.cuh) as a VW wrapper of the 8-bit NRM2: order-free while its
+/* The library's ExactByteNrm2 (cuda/thread/ops.cuh) as a VW wrapper of the 8-bit NRM2: order-free while its
  * sums are exact, which pv's sizes are. */
 template <class Op> using ExactOrderFree = ExactByteNrm2<Op::kType>;
 } /* namespace gr */

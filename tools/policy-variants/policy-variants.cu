@@ -31,7 +31,7 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
-#include "cuda/kernel_reduce.cuh"
+#include "cuda/kernel/reduce.cuh"
 #include "order/order.h"
 
 namespace gr {
@@ -40,7 +40,7 @@ template <class Op, int MB, LaneKind LK, Shift S, LaneTree TR, Load LD>
 struct PolicyOf<Tuned<Op, MB, LK, S, TR, LD>> {
   static constexpr ReducePolicy value{LK, MB, S, TR, 8, LD};
   static constexpr int min_blocks = MB;
-  static constexpr int batched_min_blocks = MB; /* as policy.cuh's PolicyOf; unused here */
+  static constexpr int batched_min_blocks = MB; /* as cuda/tuning/policy.cuh's PolicyOf; unused here */
   static constexpr Shift shift = S;
   static constexpr LaneTree tree = TR;
   static constexpr Load load = LD;

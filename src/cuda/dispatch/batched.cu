@@ -1,0 +1,155 @@
+/*
+ * cuda/dispatch/batched.cu - the dispatch layer of
+ * gpureduce_reduce_batched() on a CUDA handle: from the shape to one of
+ * the five batched kernels (kernel/batched.cuh), its plan and its launch
+ * shape, one launch on the handle's stream.  No allocation, no
+ * synchronization.  Which kernel and how many blocks change no bit of any
+ * result: every kernel computes each vector in the order of doc/ORDER.md.
+ *
+ *   one vector, contiguous          the 1-D kernel (gr_cuda_reduce)
+ *   contiguous, >= 2 tiles a vector batched_tiles_kernel, tile groups of
+ *                                   a size that gives the GPU enough
+ *                                   blocks
+ *   contiguous batch of vectors of  batched_dense_kernel (for n = 1 the
+ *   2 <= n < V elements, n | V      segment kernel's one load a vector
+ *                                   and one store measured faster:
+ *                                   H200, f32 sum of 2^28 vectors,
+ *                                   847 us against 1325 us)
+ *   <= 256 chunks a vector          batched_segment_kernel: its columns
+ *                                   form when neighbouring vectors are
+ *                                   closer than neighbouring elements,
+ *                                   else its rows form
+ *   longer columns                  batched_columns_kernel
+ *   anything else                   batched_warp_kernel
+ *
+ * Sharing a vector's tiles among blocks needs a root per group and a
+ * ticket per vector (or column group) from the handle's workspace
+ * (device/device.cuh: kBatchRoots, kBatchTickets); where a shape would need more,
+ * the groups grow (fewer blocks a vector), and with more vectors than
+ * tickets each vector is one group: a call never allocates.
+ */
+#include <cuda_runtime.h>
+
+#include "cuda/cuda.h"
+#include "cuda/device/device.cuh"
+#include "cuda/dispatch/dispatch.cuh"
+#include "cuda/instantiate/kernels.cuh"
+#include "cuda/thread/ops.cuh"
+#include "order/order.h"
+
+namespace gr {
+namespace batched_impl {
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+unsigned ceil_log2(uint64_t x) {
+  unsigned l = 0;
+  while (((uint64_t)1 << l) < x) ++l;
+  return l;
+}
+
+/* (dispatch/dispatch.cuh) */
+void plan_groups(uint64_t tiles, uint64_t units, uint64_t vectors, uint64_t target,
+                 BatchedParams &p) {
+  const uint64_t want = units >= target ? 1 : ceil_div(target, units);
+  unsigned gl = 0;
+  while (ceil_div(tiles, (uint64_t)1 << gl) > want) ++gl;
+  for (;;) {
+    const uint64_t groups = ceil_div(tiles, (uint64_t)1 << gl);
+    if (groups <= 1 || (units <= kBatchTickets && vectors * groups <= kBatchRoots &&
+                        groups <= GR_MAX_ROOTS))
+      break;
+    ++gl;
+  }
+  if (units > kBatchTickets) gl = ceil_log2(tiles);
+  p.group_log2 = gl;
+  p.groups = ceil_div(tiles, (uint64_t)1 << gl);
+}
+
+uint64_t magnitude(int64_t s) { return s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s; }
+
+} /* namespace batched_impl */
+} /* namespace gr */
+
+extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const void *input,
+                                                     void *output, uint64_t batch, uint64_t n,
+                                                     int64_t batch_stride,
+                                                     int64_t element_stride,
+                                                     gpureduce_type_t type, gpureduce_op_t op,
+                                                     unsigned flags) {
+  using namespace gr::batched_impl;
+  if (batch == 0) return GPUREDUCE_SUCCESS;
+  /* a vector of one element (or none) has no element stride */
+  if (n <= 1) element_stride = 1;
+  if (batch == 1 && element_stride == 1)
+    return gr_cuda_reduce(h, input, output, n, type, op, flags, 0);
+  const gr::BatchedKernels k = gr::batched_kernels_for(type, op, flags);
+  if (!k.warp)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "no batched kernel for %s %s",
+                   gpureduce_type_name(type), gpureduce_op_name(op));
+
+  const size_t elem = gpureduce_type_size(type);
+  const uint64_t chunks = ceil_div(n, GR_CHUNK_BYTES / elem);
+  const uint64_t sms = h->sm_count > 0 ? (uint64_t)h->sm_count : 1;
+  gr::BatchedParams p = {};
+  p.input = input;
+  p.output = output;
+  p.batch = batch;
+  p.n = n;
+  p.batch_stride = batch_stride;
+  p.element_stride = element_stride;
+  p.tiles = gr_tile_count(n, elem);
+  p.groups = 1;
+  p.group_log2 = ceil_log2(p.tiles);
+  p.columns = 0;
+  p.roots = static_cast<char *>(h->workspace) + gr::kWsBatchRoots;
+  p.tickets =
+      reinterpret_cast<unsigned *>(static_cast<char *>(h->workspace) + gr::kWsBatchTickets);
+
+  /* neighbouring vectors closer than neighbouring elements: columns */
+  const bool columns_like = magnitude(batch_stride) < magnitude(element_stride);
+  const void *kernel;
+  uint64_t grid;
+  unsigned block = GR_LANES;
+  if (element_stride == 1 && p.tiles >= 2) {
+    kernel = k.tiles;
+    /* the same bits by another grouping where the order cannot show */
+    if (k.exact_tiles && n <= k.exact_max) kernel = k.exact_tiles;
+    plan_groups(p.tiles, batch, batch, sms * kTargetBlocksPerSm, p);
+    grid = batch * p.groups;
+  } else if (element_stride == 1 && n >= 2 && n < GR_CHUNK_BYTES / elem &&
+             (GR_CHUNK_BYTES / elem) % n == 0 && batch_stride == (int64_t)n) {
+    kernel = k.dense;
+    grid = ceil_div(ceil_div(batch * n, GR_CHUNK_BYTES / elem), (uint64_t)GR_LANES * gr::kRowsPerThread);
+  } else if (chunks <= GR_LANES) {
+    /* one lane round: G threads a vector, J lanes a thread */
+    const int form = element_stride != 1 && columns_like ? 1 : 0;
+    const unsigned q = chunks <= 32 ? 0 : ceil_log2(ceil_div(chunks, 32));
+    p.g_log2 = chunks <= 32 ? ceil_log2(chunks ? chunks : 1) : 5;
+    kernel = k.segment[form][q];
+    const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;
+    grid = ceil_div(batch, (uint64_t)(GR_LANES >> p.g_log2) * rows);
+  } else if (element_stride != 1 && columns_like) {
+    kernel = k.columns;
+    p.columns = batch >= 32 ? 32u : batch > 8 ? (unsigned)batch : 8u;
+    p.columns = 1u << ceil_log2(p.columns);
+    block = p.columns * gr::kColumnLaneThreads;
+    const uint64_t column_groups = ceil_div(batch, p.columns);
+    plan_groups(p.tiles, column_groups, batch,
+                sms * kTargetBlocksPerSm * GR_LANES / block, p);
+    grid = column_groups * p.groups;
+  } else {
+    kernel = k.warp;
+    p.g_log2 = 5;
+    grid = ceil_div(batch, GR_LANES / 32);
+  }
+  if (grid > sms * kMaxBlocksPerSm) grid = sms * kMaxBlocksPerSm;
+
+  gr::DeviceGuard guard(h->device);
+  if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
+  void *args[] = {&p};
+  const cudaError_t err = cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(block), args, 0,
+                                           static_cast<cudaStream_t>(h->stream));
+  if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaLaunchKernel");
+  return GPUREDUCE_SUCCESS;
+}

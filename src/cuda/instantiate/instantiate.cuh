@@ -1,0 +1,182 @@
+/*
+ * cuda/instantiate/instantiate.cuh - the one list of what the library
+ * instantiates, and the template that instantiates it.
+ *
+ * The list is GR_CUDA_INSTANCES in Makefile.am: one entry FAMILY-TYPES
+ * for each kernel family and set of element types below (reduce-float,
+ * with_value-int, dot-all, ...), from which make generates the
+ * translation unit instantiate/FAMILY-TYPES.cu, whose one line is
+ * GR_INSTANTIATE(FAMILY, TYPES).  One unit an entry lets them compile in
+ * parallel.  Each unit instantiates kernels_for<Family, Types>
+ * (kernels.cuh), and with it the family's kernels for every type of the
+ * set and every operation 0 .. GPUREDUCE_OP_COUNT-1, by one pack expansion
+ * over OpFor (thread/ops.cuh): a new operation needs its OpFor row and its
+ * policy row (tuning/policy.cuh), nothing here.
+ *
+ *   family     kernels of an Op                                types
+ *   Reduce     reduce_kernel (+ ExactByteNrm2's for i8, u8)    Float, Int
+ *   Batched    the batched kernels (+ ExactByteNrm2's tiles)   Float, Int
+ *   Segments   segments_kernel                                 Float, Int
+ *   WithValue  the three calls' kernels of ArgMinMaxWithValue  Float, Int
+ *   Dot        reduce_kernel, tiles and warp kernels of Dot    All
+ *
+ * Only F32 has a row for GPUREDUCE_ACCUMULATE_F64 (f64 = true), and not
+ * in WithValue.
+ */
+#ifndef GR_CUDA_INSTANTIATE_INSTANTIATE_CUH
+#define GR_CUDA_INSTANTIATE_INSTANTIATE_CUH
+
+#include <type_traits>
+#include <utility>
+
+#include "cuda/instantiate/kernels.cuh"
+#include "cuda/kernel/batched.cuh"
+#include "cuda/kernel/reduce.cuh"
+#include "cuda/kernel/segments.cuh"
+#include "cuda/thread/ops.cuh"
+
+namespace gr {
+
+/* ---- each family: its kernels of one Op, and its row of type T ------------ */
+
+template <class Family> struct FamilyOf;
+
+template <> struct FamilyOf<ReduceFamily> {
+  static constexpr bool kF64 = true;
+  template <class Op> static ReduceKernels of() {
+    return ReduceKernels{reinterpret_cast<const void *>(&reduce_kernel<Op>), nullptr, 0};
+  }
+  /* the NRM2 of 8-bit integers while its sums are exact */
+  template <gpureduce_type_t T> static void exact(gpureduce_op_t op, ReduceKernels &k) {
+    if constexpr (T == GPUREDUCE_I8 || T == GPUREDUCE_U8) {
+      if (op != GPUREDUCE_NRM2) return;
+      k.exact = reinterpret_cast<const void *>(&reduce_kernel<ExactByteNrm2<T>>);
+      k.exact_max = ExactByteNrm2<T>::kMaxCount;
+    }
+  }
+};
+
+template <> struct FamilyOf<BatchedFamily> {
+  static constexpr bool kF64 = true;
+  template <class Op> static BatchedKernels of() {
+    BatchedKernels k{};
+    k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 1>);
+    k.segment[0][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 2>);
+    k.segment[0][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 4>);
+    k.segment[0][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 8>);
+    k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 1>);
+    k.segment[1][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 2>);
+    k.segment[1][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 4>);
+    k.segment[1][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 8>);
+    k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
+    k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
+    k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
+    k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);
+    return k;
+  }
+  template <gpureduce_type_t T> static void exact(gpureduce_op_t op, BatchedKernels &k) {
+    if constexpr (T == GPUREDUCE_I8 || T == GPUREDUCE_U8) {
+      if (op != GPUREDUCE_NRM2) return;
+      k.exact_tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<ExactByteNrm2<T>>);
+      k.exact_max = ExactByteNrm2<T>::kMaxCount;
+    }
+  }
+};
+
+template <> struct FamilyOf<SegmentsFamily> {
+  static constexpr bool kF64 = true;
+  template <class Op> static SegmentsKernels of() {
+    return SegmentsKernels{reinterpret_cast<const void *>(&segments_kernel<Op>)};
+  }
+  template <gpureduce_type_t T> static void exact(gpureduce_op_t, SegmentsKernels &) {}
+};
+
+/* (ARGMIN and ARGMAX only: row() below gives the other ops nothing) */
+template <> struct FamilyOf<WithValueFamily> {
+  static constexpr bool kF64 = false;
+  template <class Op> static WithValueKernels of() {
+    return WithValueKernels{reinterpret_cast<const void *>(&reduce_kernel<Op>),
+                            FamilyOf<BatchedFamily>::of<Op>(),
+                            reinterpret_cast<const void *>(&segments_kernel<Op>)};
+  }
+};
+
+template <> struct FamilyOf<DotFamily> {
+  static constexpr bool kF64 = true;
+};
+
+/* Family's kernels of every op on type T, one pack expansion over the
+ * operations, built once. */
+template <class Family, gpureduce_type_t T, bool F64, int... O>
+typename Family::Kernels op_row(gpureduce_op_t op, std::integer_sequence<int, O...>) {
+  using F = FamilyOf<Family>;
+  static const typename Family::Kernels row[] = {
+      F::template of<typename OpFor<T, static_cast<gpureduce_op_t>(O), F64>::type>()...};
+  typename Family::Kernels k =
+      (unsigned)op < sizeof row / sizeof row[0] ? row[op] : typename Family::Kernels{};
+  F::template exact<T>(op, k);
+  return k;
+}
+
+template <class Family, gpureduce_type_t T, bool F64>
+typename Family::Kernels row(gpureduce_op_t op) {
+  if constexpr (std::is_same_v<Family, WithValueFamily>) {
+    static const WithValueKernels argmin =
+        FamilyOf<WithValueFamily>::of<ArgMinMaxWithValue<T, false>>();
+    static const WithValueKernels argmax =
+        FamilyOf<WithValueFamily>::of<ArgMinMaxWithValue<T, true>>();
+    return op == GPUREDUCE_ARGMIN ? argmin : op == GPUREDUCE_ARGMAX ? argmax : WithValueKernels{};
+  } else if constexpr (std::is_same_v<Family, DotFamily>) {
+    using Op = Dot<T, F64>;
+    return DotKernels{reinterpret_cast<const void *>(&reduce_kernel<Op>),
+                      reinterpret_cast<const void *>(&batched_tiles_kernel<Op>),
+                      reinterpret_cast<const void *>(&batched_warp_kernel<Op>)};
+  } else {
+    return op_row<Family, T, F64>(op, std::make_integer_sequence<int, GPUREDUCE_OP_COUNT>{});
+  }
+}
+
+/* ---- the type sets: one row a type ----------------------------------------- */
+
+/* Type T's row, its ACCUMULATE_F64 row where f64 and the family has one
+ * (f32 only: no other type instantiates one). */
+template <class Family, gpureduce_type_t T>
+typename Family::Kernels row_of(gpureduce_op_t op, bool f64) {
+  if constexpr (FamilyOf<Family>::kF64 && T == GPUREDUCE_F32) {
+    if (f64) return row<Family, T, true>(op);
+  }
+  return row<Family, T, false>(op);
+}
+
+template <class Family, gpureduce_type_t... T>
+typename Family::Kernels pick(TypeSet<T...>, gpureduce_type_t type, gpureduce_op_t op,
+                              bool f64) {
+  typename Family::Kernels k{};
+  (void)((type == T && (k = row_of<Family, T>(op, f64), true)) || ...);
+  return k;
+}
+
+template <class Family, class Types>
+typename Family::Kernels kernels_for(gpureduce_type_t type, gpureduce_op_t op, bool f64) {
+  return pick<Family>(Types{}, type, op, f64);
+}
+
+/* The names of the list's entries (FAMILY-TYPES). */
+using reduce_family = ReduceFamily;
+using batched_family = BatchedFamily;
+using segments_family = SegmentsFamily;
+using with_value_family = WithValueFamily;
+using dot_family = DotFamily;
+using float_types = FloatTypes;
+using int_types = IntTypes;
+using all_types = AllTypes;
+
+} /* namespace gr */
+
+/* The body of a generated unit: GR_INSTANTIATE(reduce, float). */
+#define GR_INSTANTIATE(FAMILY, TYPES)                                                 \
+  template gr::FAMILY##_family::Kernels                                               \
+  gr::kernels_for<gr::FAMILY##_family, gr::TYPES##_types>(gpureduce_type_t, gpureduce_op_t, \
+                                                           bool);
+
+#endif /* GR_CUDA_INSTANTIATE_INSTANTIATE_CUH */

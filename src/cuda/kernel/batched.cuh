@@ -1,0 +1,324 @@
+/*
+ * cuda/kernel/batched.cuh - the grid layer of gpureduce_reduce_batched():
+ * five kernels, one launch per call, each vector in the order of
+ * doc/ORDER.md (agent/batched.cuh), so result b has the bits of the 1-D
+ * reduction of vector b alone.  dispatch/batched.cu picks the kernel:
+ *
+ *   batched_dense_kernel    contiguous vectors of 2, 4, ... elements,
+ *                           shorter than a chunk: whole chunks of the
+ *                           batch, several vectors a chunk.
+ *   batched_segment_kernel  vectors of at most 256 chunks, any strides:
+ *                           G threads a vector (segment), each thread
+ *                           J lanes of a vector and enough vectors at
+ *                           once that four to eight loads are in flight;
+ *                           in its columns form the threads of a warp
+ *                           hold neighbouring vectors.
+ *   batched_warp_kernel     longer vectors of one tile, and strided
+ *                           vectors of any length: a warp a vector (warp).
+ *   batched_tiles_kernel    contiguous vectors of two tiles or more: a
+ *                           block a tile group of a vector, the 1-D agent
+ *                           (AgentReduce, agent/reduce.cuh).  When several
+ *                           groups share a vector, each block writes its
+ *                           group's root and the last block of the vector
+ *                           (per-vector ticket) combines them.
+ *   batched_columns_kernel  longer vectors that are neighbours in memory
+ *                           (batch stride 1: the columns of a row-major
+ *                           matrix): 8 threads a vector (columns), a warp
+ *                           neighbouring vectors, so its loads are
+ *                           neighbouring elements; tile groups of long
+ *                           columns are shared by blocks as above, with
+ *                           a ticket per column group.
+ * Tickets are zero between launches: the last block of a vector or column
+ * group resets its own.
+ */
+#ifndef GR_CUDA_KERNEL_BATCHED_CUH
+#define GR_CUDA_KERNEL_BATCHED_CUH
+
+#include "cuda/agent/batched.cuh"
+#include "cuda/agent/dot.cuh"
+#include "cuda/agent/reduce.cuh"
+#include "cuda/block/reduce.cuh"
+#include "cuda/kernel/reduce.cuh"
+#include "cuda/tuning/policy.cuh"
+
+namespace gr {
+
+template <class Op>
+__device__ __forceinline__ const typename Op::In *vector_at(const BatchedParams &p,
+                                                            uint64_t b) {
+  return static_cast<const typename Op::In *>(p.input) + (int64_t)b * p.batch_stride;
+}
+
+/* Vector b of the second input (the dot product's y), whose batch
+ * stride is batch_stride2; nullptr for the one-input operations. */
+template <class Op>
+__device__ __forceinline__ const typename Op::In *vector2_at(const BatchedParams &p,
+                                                             uint64_t b) {
+  if (!IsTwoInput<Op>::value) return nullptr;
+  return static_cast<const typename Op::In *>(p.input2) + (int64_t)b * p.batch_stride2;
+}
+
+template <class Op>
+__device__ __forceinline__ void *result_at(const BatchedParams &p, uint64_t b) {
+  return static_cast<typename Op::Out *>(p.output) + b;
+}
+
+/* Contiguous vectors shorter than a chunk whose length divides it (n = 2,
+ * 4, ... < V, batch stride n; the dispatch gives n = 1 to the segment
+ * kernel, measured faster): the batch is one array of batch * n
+ * elements, and each thread folds whole 16-byte chunks of it, V/n vectors
+ * a chunk, kRowsPerThread chunks at once.  A vector of n < V elements is
+ * one lane of one chunk, so its value is the fold of its elements from the
+ * identity, in index order (rules 3 to 6). */
+template <class Op>
+__global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedParams p) {
+  using In = typename Op::In;
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  const unsigned mask = (unsigned)p.n - 1u;
+  const uint64_t total = p.batch * p.n;
+  const uint64_t chunks = (total + V - 1) / V;
+  const In *x = static_cast<const In *>(p.input);
+  for (uint64_t base = (uint64_t)blockIdx.x * kThreads * kRowsPerThread + threadIdx.x;
+       base < chunks; base += (uint64_t)gridDim.x * kThreads * kRowsPerThread) {
+    ChunkData d[kRowsPerThread];
+#pragma unroll
+    for (int r = 0; r < kRowsPerThread; ++r) {
+      const uint64_t q = base + (uint64_t)r * kThreads;
+      d[r].count = 0;
+      if (q < chunks) d[r] = load_vector_chunk(x, 1, total, q * V);
+    }
+#pragma unroll
+    for (int r = 0; r < kRowsPerThread; ++r) {
+      const uint64_t first = (base + (uint64_t)r * kThreads) * V / p.n; /* its first vector */
+      In e[V];
+      memcpy(e, &d[r].raw, sizeof e);
+      Acc acc = Op::identity();
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        if (j >= d[r].count) break;
+        acc = Op::combine(acc, Op::lift(e[j], j & mask));
+        if ((j & mask) == mask) {
+          store_result<Op>(result_at<Op>(p, first + j / (mask + 1)), acc, 1);
+          acc = Op::identity();
+        }
+      }
+    }
+  }
+}
+
+/* Resident blocks batched_segment_kernel is built for: 3, or 2 for the
+ * accumulators of more than 16 bytes (NRM2's and MEAN_VAR's of double),
+ * whose eight lanes a thread would spill under the 80 registers of 3
+ * (ptxas -v, sm_90: 144 to 616 bytes of spill stores). */
+template <class Op>
+constexpr int kSegmentKernelBlocks = sizeof(typename Op::Acc) > 16 ? 2 : 3;
+
+/* Vectors of at most 256 chunks (one lane round): G = 2^g_log2 threads a
+ * vector, thread t holding the J lanes t + G*j (j < J, G*J >= the
+ * vector's chunks, one chunk each), and R = kRowsPerThread / J vectors a
+ * thread (at least one), so that every thread has four to eight loads in
+ * flight.  Rows (Columns false): the G threads of a vector are neighbours
+ * in a warp, and the lane tree's levels below G are warp shuffles.
+ * Columns: the threads of a warp hold neighbouring vectors (so their loads
+ * are neighbouring elements), the G threads of a vector are 256/G apart,
+ * and those levels go through shared memory.  The levels G*J/2 .. G are
+ * each thread's own (lane j with j + J/2, then j + J/4, ...); the levels
+ * above G*J combine empty lanes, the identity, and change nothing. */
+template <class Op, bool Columns, int J>
+__global__ void __launch_bounds__(kThreads, kSegmentKernelBlocks<Op>)
+batched_segment_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  constexpr int R = J >= kRowsPerThread ? 1 : kRowsPerThread / J;
+  __shared__ Acc tree[Columns ? R : 1][Columns ? kThreads : 1];
+  const unsigned G = 1u << p.g_log2;
+  const uint64_t per_step = kThreads >> p.g_log2;
+  const unsigned t = Columns ? threadIdx.x >> (8 - p.g_log2) : threadIdx.x & (G - 1);
+  const uint64_t slot = Columns ? threadIdx.x & (per_step - 1) : threadIdx.x >> p.g_log2;
+  for (uint64_t base = (uint64_t)blockIdx.x * per_step * R; base < p.batch;
+       base += (uint64_t)gridDim.x * per_step * R) {
+    ChunkData c[R][J];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const uint64_t b = base + r * per_step + slot;
+#pragma unroll
+      for (int j = 0; j < J; ++j) {
+        c[r][j].count = 0;
+        if (b < p.batch)
+          c[r][j] = load_vector_chunk<typename Op::In, J == 1>(
+              vector_at<Op>(p, b), p.element_stride, p.n, (uint64_t)(t + G * j) * V);
+      }
+    }
+    Acc a[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      Acc v[J];
+#pragma unroll
+      for (int j = 0; j < J; ++j) {
+        v[j] = Op::identity();
+        fold_loaded<Op>(v[j], c[r][j], (uint64_t)(t + G * j) * V);
+      }
+#pragma unroll
+      for (int h = J / 2; h >= 1; h /= 2)
+#pragma unroll
+        for (int j = 0; j < h; ++j) v[j] = Op::combine(v[j], v[j + h]);
+      a[r] = v[0];
+      if (!Columns) a[r] = segment_lane_tree<Op>(a[r], (int)G); /* the whole warp takes part */
+    }
+    if (Columns && G > 1) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) tree[r][threadIdx.x] = a[r];
+      for (unsigned s = G / 2; s >= 1; s >>= 1) {
+        __syncthreads();
+        if (t < s) {
+#pragma unroll
+          for (int r = 0; r < R; ++r) {
+            a[r] = Op::combine(a[r], tree[r][threadIdx.x + s * per_step]);
+            tree[r][threadIdx.x] = a[r];
+          }
+        }
+      }
+      __syncthreads(); /* tree is free for the next step */
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const uint64_t b = base + r * per_step + slot;
+      if (t == 0 && b < p.batch) store_result<Op>(result_at<Op>(p, b), a[r], p.n > 0);
+    }
+  }
+}
+
+/* Longer vectors, and strided ones of any length: a warp a vector, a tile
+ * at a time, the tiles in order/tree.h's counter. */
+template <class Op>
+__global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  const unsigned t = threadIdx.x % 32;
+  Acc stack[kStackDepth];
+  for (uint64_t b = (uint64_t)blockIdx.x * kWarps + threadIdx.x / 32; b < p.batch;
+       b += (uint64_t)gridDim.x * kWarps) {
+    const typename Op::In *x = vector_at<Op>(p, b);
+    for (uint64_t tile = 0; tile < p.tiles; ++tile) {
+      Acc v;
+      if constexpr (IsTwoInput<Op>::value)
+        v = warp_tile_dot<Op>(x, vector2_at<Op>(p, b), p.n, tile, t);
+      else
+        v = warp_tile<Op>(x, p.element_stride, p.n, tile, t);
+      if (t == 0) GR_TREE_PUSH(stack, tile, v, Op::combine);
+    }
+    if (t == 0) {
+      Acc r = Op::identity();
+      GR_TREE_FOLD(stack, p.tiles, r, Op::combine);
+      store_result<Op>(result_at<Op>(p, b), r, p.tiles);
+    }
+  }
+}
+
+template <class Op>
+__global__ void __launch_bounds__(kThreads, PolicyOf<Op>::batched_min_blocks)
+batched_tiles_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  using Agent = typename AgentOf<Op>::type;
+  __shared__ typename Agent::TempStorage temp;
+  __shared__ Acc warp_vals[kWarps];
+  __shared__ bool is_last;
+  Acc *roots = static_cast<Acc *>(p.roots);
+  const uint64_t items = p.batch * p.groups;
+  const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
+  for (uint64_t w = blockIdx.x; w < items; w += gridDim.x) {
+    const uint64_t b = w / p.groups, g = w % p.groups;
+    const uint64_t t0 = g * group_tiles;
+    const uint64_t t1 = min(t0 + group_tiles, p.tiles);
+    Agent agent(temp, vector_at<Op>(p, b), vector2_at<Op>(p, b), p.n);
+    const Acc r = agent.consume_range(t0, t1);
+    if (p.groups == 1) {
+      if (threadIdx.x == 0) store_result<Op>(result_at<Op>(p, b), r, 1);
+    } else {
+      if (threadIdx.x == 0) {
+        roots[w] = r;
+        __threadfence(); /* the root before the ticket */
+        is_last = atomicAdd(p.tickets + b, 1u) == p.groups - 1;
+      }
+      __syncthreads();
+      if (is_last) {
+        __threadfence(); /* the other blocks' roots after the ticket */
+        const Acc v = root_tree<Op>(roots + b * p.groups, p.groups, warp_vals);
+        if (threadIdx.x == 0) {
+          store_result<Op>(result_at<Op>(p, b), v, 1);
+          p.tickets[b] = 0u;
+        }
+      }
+    }
+    __syncthreads(); /* the next item's agent reuses temp, warp_vals and is_last */
+  }
+}
+
+/* Long columns: a block is p.columns neighbouring vectors (x, fastest)
+ * times kColumnLaneThreads threads a vector (y), so a warp's loads are
+ * neighbouring elements of one matrix row. */
+template <class Op>
+__global__ void __launch_bounds__(kThreads) batched_columns_kernel(const BatchedParams p) {
+  using Acc = typename Op::Acc;
+  constexpr int Y = kColumnLaneThreads;
+  __shared__ Acc part[Y][kThreads / Y];
+  __shared__ bool is_last;
+  Acc *roots = static_cast<Acc *>(p.roots);
+  const unsigned xi = threadIdx.x % p.columns, y = threadIdx.x / p.columns;
+  const uint64_t column_groups = (p.batch + p.columns - 1) / p.columns;
+  const uint64_t items = column_groups * p.groups;
+  const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
+  Acc stack[kStackDepth];
+  for (uint64_t w = blockIdx.x; w < items; w += gridDim.x) {
+    /* neighbouring blocks take neighbouring column groups of one tile group */
+    const uint64_t cg = w % column_groups, g = w / column_groups;
+    const uint64_t b = cg * p.columns + xi;
+    const bool valid = b < p.batch;
+    const typename Op::In *x = vector_at<Op>(p, valid ? b : 0);
+    const uint64_t t0 = g * group_tiles;
+    const uint64_t t1 = min(t0 + group_tiles, p.tiles);
+    for (uint64_t tile = t0; tile < t1; ++tile) {
+      Acc v = valid ? column_lanes<Op>(x, p.element_stride, p.n, tile, y) : Op::identity();
+      part[y][xi] = v;
+      for (unsigned s = Y / 2; s >= 1; s >>= 1) { /* rule 4's levels 4, 2, 1 */
+        __syncthreads();
+        if (y < s) {
+          v = Op::combine(v, part[y + s][xi]);
+          part[y][xi] = v;
+        }
+      }
+      __syncthreads(); /* part is free for the next tile */
+      if (y == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+    }
+    const bool mine = y == 0 && valid;
+    Acc r = Op::identity();
+    if (y == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
+    if (p.groups == 1) {
+      if (mine) store_result<Op>(result_at<Op>(p, b), r, 1);
+      continue;
+    }
+    if (mine) roots[b * p.groups + g] = r;
+    __threadfence(); /* each thread's root before the ticket */
+    __syncthreads();
+    if (threadIdx.x == 0) is_last = atomicAdd(p.tickets + cg, 1u) == p.groups - 1;
+    __syncthreads();
+    if (is_last) {
+      __threadfence(); /* the other blocks' roots after the ticket */
+      if (mine) {
+        Acc v = Op::identity();
+        for (uint64_t q = 0; q < p.groups; ++q) {
+          Acc u = load_root(roots + b * p.groups + q);
+          GR_TREE_PUSH(stack, q, u, Op::combine);
+        }
+        GR_TREE_FOLD(stack, p.groups, v, Op::combine);
+        store_result<Op>(result_at<Op>(p, b), v, 1);
+      }
+      if (threadIdx.x == 0) p.tickets[cg] = 0u;
+    }
+    __syncthreads(); /* is_last is read before the next item writes it */
+  }
+}
+
+} /* namespace gr */
+
+#endif /* GR_CUDA_KERNEL_BATCHED_CUH */
