@@ -1,5 +1,5 @@
 /*
- * test-cuda.c - the reduction battery (tests/lib/battery.c) on CUDA device
+ * test-cuda.c - the reduction battery (tests/lib/battery.h) on CUDA device
  * 0, and what only a CUDA handle has: bit-for-bit agreement with the host
  * backend on large inputs, more than 8192 tiles, the ladder, memory
  * spaces, streams, managed memory, launches queued without
