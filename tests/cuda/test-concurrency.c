@@ -33,6 +33,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "graph.h"
 #include "testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -335,33 +336,18 @@ static void captured_in_a_graph(void **state) {
   check_true(want1 != want2, "the two arrays have different sums");
   CK(cudaDeviceSynchronize());
 
-  /* Global mode: an allocation, a synchronization or a legacy-stream call
-   * by any thread during the capture makes it fail. */
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  struct tu_graph g;
+  tu_graph_begin(&g, s);
   const gpureduce_status_t st =
       gpureduce_reduce(d_x, d_out, n, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h);
-  enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-  const cudaError_t is_err = cudaStreamIsCapturing(s, &cs);
-  cudaGraph_t graph = NULL;
-  const cudaError_t end_err = cudaStreamEndCapture(s, &graph);
+  tu_graph_end(&g);
   check_status(GPUREDUCE_SUCCESS, st, "gpureduce_reduce during capture (%s)",
                gpureduce_last_message(h));
-  check_true(is_err == cudaSuccess && cs == cudaStreamCaptureStatusActive,
-             "the capture is still active after gpureduce_reduce (%s, status %d): the call "
-             "neither allocated nor synchronized",
-             cudaGetErrorString(is_err), (int)cs);
-  check_true(end_err == cudaSuccess && graph != NULL, "cudaStreamEndCapture: %s",
-             cudaGetErrorString(end_err));
-  size_t nodes = 0;
-  CK(cudaGraphGetNodes(graph, NULL, &nodes));
-  print_message("# the captured graph has %zu node(s)\n", nodes);
-  check_true(nodes >= 1, "the graph holds the reduction (%zu nodes)", nodes);
-  cudaGraphExec_t exec = NULL;
-  CK(cudaGraphInstantiate(&exec, graph, 0));
+  tu_graph_instantiate(&g, "gpureduce_reduce", 0, "the reduction", 0);
 
   CK(cudaMemset(d_out, 0xff, 16));
   CK(cudaDeviceSynchronize());
-  CK(cudaGraphLaunch(exec, s));
+  tu_graph_launch(&g);
   check_bits(want1, device_bits(d_out, GPUREDUCE_F32, GPUREDUCE_SUM, s),
              "the first replay gives the host backend's sum of the first array");
 
@@ -370,7 +356,7 @@ static void captured_in_a_graph(void **state) {
   CK(cudaMemcpy(d_x, x2, n * sizeof *x2, cudaMemcpyHostToDevice));
   CK(cudaMemset(d_out, 0xff, 16));
   CK(cudaDeviceSynchronize());
-  CK(cudaGraphLaunch(exec, s));
+  tu_graph_launch(&g);
   check_bits(want2, device_bits(d_out, GPUREDUCE_F32, GPUREDUCE_SUM, s),
              "the second replay gives the host backend's sum of the second array");
 
@@ -381,8 +367,7 @@ static void captured_in_a_graph(void **state) {
   check_bits(want2, device_bits(d_out, GPUREDUCE_F32, GPUREDUCE_SUM, s),
              "an ordinary call after the replays gives the same bits");
 
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
+  tu_graph_destroy(&g);
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h), "destroy the handle");
   CK(cudaStreamDestroy(s));
   cudaFree(d_x);
