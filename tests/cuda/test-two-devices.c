@@ -15,19 +15,15 @@
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <cuda_runtime_api.h>
 
-#include "testutil.h"
-
-static int quick;
+#include "segments.h" /* sg_quick: GPUREDUCE_TEST_QUICK */
 
 static void another_device_is_current(void **state) {
   (void)state;
-  const size_t n = quick ? 50001 : ((size_t)1 << 20) + 17;
+  const size_t n = sg_quick() ? 50001 : ((size_t)1 << 20) + 17;
   tu_rng r;
   tu_rng_init(&r, "device 1 current");
   float *x = tu_alloc(n * sizeof *x);
@@ -76,10 +72,7 @@ static void another_device_is_current(void **state) {
 
 int main(void) {
   if (!tu_cuda_need_devices(2)) return 0;
-  const char *q = getenv("GPUREDUCE_TEST_QUICK");
-  quick = q && *q && strcmp(q, "0") != 0;
-  /* no tuning cache is read or written */
-  setenv("GPUREDUCE_TUNE", "off", 1);
+  setenv("GPUREDUCE_TUNE", "off", 1); /* no tuning cache is read or written */
   cmocka_set_message_output(CM_OUTPUT_TAP);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(another_device_is_current),
