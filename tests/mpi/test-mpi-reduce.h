@@ -19,6 +19,12 @@
 #include "elements.h"
 #include "rng.h"
 
+/* 1 where the program can interpose gpureduce_partial_reduce() (shared
+ * libraries and dlsym: Makefile.am passes -DGR_TEST_INTERPOSE=1), else 0. */
+#ifndef GR_TEST_INTERPOSE
+#define GR_TEST_INTERPOSE 0
+#endif
+
 #if defined(__GNUC__)
 #define MR_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
