@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "batched.h"
+#include "graph.h"
 
 /* Beyond 2^16 vectors, and few long ones. */
 static void cuda_large_shapes(void **state) {
@@ -120,46 +121,25 @@ static void cuda_batched_graph(void **state) {
                "the host backend's row sums");
   CK(cudaDeviceSynchronize());
 
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  struct tu_graph g;
+  tu_graph_begin(&g, s);
   const gpureduce_status_t st = gpureduce_reduce_batched(
       d_x, d_out, batch, n, (int64_t)n, 1, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h);
-  enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-  const cudaError_t is_err = cudaStreamIsCapturing(s, &cs);
-  cudaGraph_t graph = NULL;
-  const cudaError_t end_err = cudaStreamEndCapture(s, &graph);
+  tu_graph_end(&g);
   check_status(GPUREDUCE_SUCCESS, st, "gpureduce_reduce_batched during capture (%s)",
                gpureduce_last_message(h));
-  check_true(is_err == cudaSuccess && cs == cudaStreamCaptureStatusActive,
-             "the capture is still active after the batched call (%s, status %d): it neither "
-             "allocated nor synchronized",
-             cudaGetErrorString(is_err), (int)cs);
-  check_true(end_err == cudaSuccess && graph != NULL, "cudaStreamEndCapture: %s",
-             cudaGetErrorString(end_err));
-  size_t nodes = 0;
-  CK(cudaGraphGetNodes(graph, NULL, &nodes));
-  check_true(nodes == 1, "the graph holds one node, the batched call's kernel (%zu nodes)",
-             nodes);
-  cudaGraphNode_t node;
-  size_t one = 1;
-  CK(cudaGraphGetNodes(graph, &node, &one));
-  enum cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
-  CK(cudaGraphNodeGetType(node, &type));
-  check_true(type == cudaGraphNodeTypeKernel, "the node is a kernel launch (type %d)",
-             (int)type);
-  cudaGraphExec_t exec = NULL;
-  CK(cudaGraphInstantiate(&exec, graph, 0));
+  tu_graph_instantiate(&g, "the batched call", 1, "one node, the batched call's kernel", 1);
   for (int replay = 0; replay < 2; ++replay) {
     CK(cudaMemset(d_out, 0xff, batch * sizeof *d_out));
     CK(cudaDeviceSynchronize());
-    CK(cudaGraphLaunch(exec, s));
+    tu_graph_launch(&g);
     CK(cudaStreamSynchronize(s));
     CK(cudaMemcpy(back, d_out, batch * sizeof *back, cudaMemcpyDeviceToHost));
     for (size_t b = 0; b < batch; ++b)
       check_bits(tu_f32_bits(want[b]), tu_f32_bits(back[b]),
                  "replay %d: row %zu's sum has the host backend's bits", replay, b);
   }
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
+  tu_graph_destroy(&g);
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h), "destroy the CUDA handle");
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(hh), "destroy the host handle");
   CK(cudaStreamDestroy(s));

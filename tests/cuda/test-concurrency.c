@@ -9,12 +9,12 @@
  *   - a reduction captured in a CUDA graph (global capture mode, so any
  *     allocation or synchronization inside the call breaks the capture),
  *     replayed twice with new input in between;
- *   - a handle of device 0 used while device 1 is current (needs two
- *     GPUs; says so otherwise), leaving device 1 current;
  *   - 10,000 creations and destructions of CUDA and of host handles leak
  *     no device memory and no host memory.
- * Needs a GPU (prints "1..0 # SKIP no CUDA device" without one).  Runs
- * with GPUREDUCE_TUNE=off (no tuning cache is read or written).
+ * Needs a GPU (prints "1..0 # SKIP no CUDA device" without one); a handle
+ * used while another device is current is test-two-devices, which needs
+ * two.  Runs with GPUREDUCE_TUNE=off (no tuning cache is read or
+ * written).
  *
  * GPUREDUCE_TEST_QUICK=1 (set by `make check-gpu-sanitizers`) shrinks the
  * sizes, rounds and loop counts so that the program stays quick under
@@ -33,6 +33,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "graph.h"
 #include "testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -335,33 +336,18 @@ static void captured_in_a_graph(void **state) {
   check_true(want1 != want2, "the two arrays have different sums");
   CK(cudaDeviceSynchronize());
 
-  /* Global mode: an allocation, a synchronization or a legacy-stream call
-   * by any thread during the capture makes it fail. */
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  struct tu_graph g;
+  tu_graph_begin(&g, s);
   const gpureduce_status_t st =
       gpureduce_reduce(d_x, d_out, n, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h);
-  enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-  const cudaError_t is_err = cudaStreamIsCapturing(s, &cs);
-  cudaGraph_t graph = NULL;
-  const cudaError_t end_err = cudaStreamEndCapture(s, &graph);
+  tu_graph_end(&g);
   check_status(GPUREDUCE_SUCCESS, st, "gpureduce_reduce during capture (%s)",
                gpureduce_last_message(h));
-  check_true(is_err == cudaSuccess && cs == cudaStreamCaptureStatusActive,
-             "the capture is still active after gpureduce_reduce (%s, status %d): the call "
-             "neither allocated nor synchronized",
-             cudaGetErrorString(is_err), (int)cs);
-  check_true(end_err == cudaSuccess && graph != NULL, "cudaStreamEndCapture: %s",
-             cudaGetErrorString(end_err));
-  size_t nodes = 0;
-  CK(cudaGraphGetNodes(graph, NULL, &nodes));
-  print_message("# the captured graph has %zu node(s)\n", nodes);
-  check_true(nodes >= 1, "the graph holds the reduction (%zu nodes)", nodes);
-  cudaGraphExec_t exec = NULL;
-  CK(cudaGraphInstantiate(&exec, graph, 0));
+  tu_graph_instantiate(&g, "gpureduce_reduce", 0, "the reduction", 0);
 
   CK(cudaMemset(d_out, 0xff, 16));
   CK(cudaDeviceSynchronize());
-  CK(cudaGraphLaunch(exec, s));
+  tu_graph_launch(&g);
   check_bits(want1, device_bits(d_out, GPUREDUCE_F32, GPUREDUCE_SUM, s),
              "the first replay gives the host backend's sum of the first array");
 
@@ -370,7 +356,7 @@ static void captured_in_a_graph(void **state) {
   CK(cudaMemcpy(d_x, x2, n * sizeof *x2, cudaMemcpyHostToDevice));
   CK(cudaMemset(d_out, 0xff, 16));
   CK(cudaDeviceSynchronize());
-  CK(cudaGraphLaunch(exec, s));
+  tu_graph_launch(&g);
   check_bits(want2, device_bits(d_out, GPUREDUCE_F32, GPUREDUCE_SUM, s),
              "the second replay gives the host backend's sum of the second array");
 
@@ -381,8 +367,7 @@ static void captured_in_a_graph(void **state) {
   check_bits(want2, device_bits(d_out, GPUREDUCE_F32, GPUREDUCE_SUM, s),
              "an ordinary call after the replays gives the same bits");
 
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
+  tu_graph_destroy(&g);
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h), "destroy the handle");
   CK(cudaStreamDestroy(s));
   cudaFree(d_x);
@@ -391,54 +376,7 @@ static void captured_in_a_graph(void **state) {
   free(x2);
 }
 
-/* ---- (d) a device-0 handle while device 1 is current ----------------------------- */
-
-static void another_device_is_current(void **state) {
-  (void)state;
-  int count = 0;
-  CK(cudaGetDeviceCount(&count));
-  if (count < 2) {
-    print_message("# this case needs two GPUs; this machine has %d: not tested\n", count);
-    return;
-  }
-  const size_t n = quick ? 50001 : ((size_t)1 << 20) + 17;
-  float *x = random_floats("device 1 current", n);
-  float *d_x, *d_out;
-  cudaStream_t s0;
-  gpureduce_handle_t h0 = NULL;
-  CK(cudaSetDevice(0));
-  CK(cudaMalloc((void **)&d_x, n * sizeof *x));
-  CK(cudaMalloc((void **)&d_out, 16));
-  CK(cudaMemcpy(d_x, x, n * sizeof *x, cudaMemcpyHostToDevice));
-  CK(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking));
-  check_status(GPUREDUCE_SUCCESS, gpureduce_create(&h0, 0), "create a handle on device 0");
-  check_status(GPUREDUCE_SUCCESS, gpureduce_set_stream(h0, s0), "a device-0 stream");
-
-  CK(cudaSetDevice(1));
-  check_status(GPUREDUCE_SUCCESS,
-               gpureduce_reduce(d_x, d_out, n, GPUREDUCE_F32, GPUREDUCE_SUM, 0, h0),
-               "reduce device-0 memory with the device-0 handle while device 1 is current (%s)",
-               gpureduce_last_message(h0));
-  int current = -1;
-  CK(cudaGetDevice(&current));
-  check_true(current == 1, "device 1 is still current after the call (cudaGetDevice: %d)",
-             current);
-  check_bits(host_bits(x, n, GPUREDUCE_F32, GPUREDUCE_SUM),
-             device_bits(d_out, GPUREDUCE_F32, GPUREDUCE_SUM, s0),
-             "the sum equals the host backend's");
-  current = -1;
-  CK(cudaGetDevice(&current));
-  check_true(current == 1, "device 1 is still current at the end (cudaGetDevice: %d)", current);
-
-  CK(cudaSetDevice(0));
-  check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h0), "destroy the handle");
-  CK(cudaStreamDestroy(s0));
-  cudaFree(d_x);
-  cudaFree(d_out);
-  free(x);
-}
-
-/* ---- (e) creating and destroying handles leaks nothing --------------------------- */
+/* ---- (d) creating and destroying handles leaks nothing --------------------------- */
 
 /* Host heap in use: malloc's own count where glibc has mallinfo2 (exact
  * bytes), else the resident set from /proc/self/statm. */
@@ -570,10 +508,7 @@ static int teardown(void **state) {
 }
 
 int main(void) {
-  if (!tu_have_cuda()) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 0;
-  }
+  if (!tu_cuda_need_devices(1)) return 0;
   const char *q = getenv("GPUREDUCE_TEST_QUICK");
   quick = q && *q && strcmp(q, "0") != 0;
   /* no tuning cache is read or written */
@@ -583,7 +518,6 @@ int main(void) {
       cmocka_unit_test(four_threads_four_streams),
       cmocka_unit_test(one_handle_two_streams),
       cmocka_unit_test(captured_in_a_graph),
-      cmocka_unit_test(another_device_is_current),
       cmocka_unit_test(create_destroy_leaks_nothing),
   };
   return cmocka_run_group_tests_name("test-concurrency", tests, setup, teardown);

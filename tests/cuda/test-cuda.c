@@ -1,5 +1,5 @@
 /*
- * test-cuda.c - the reduction battery (tests/lib/battery.c) on CUDA device
+ * test-cuda.c - the reduction battery (tests/lib/battery.h) on CUDA device
  * 0, and what only a CUDA handle has: bit-for-bit agreement with the host
  * backend on large inputs, more than 8192 tiles, the ladder, memory
  * spaces, streams, managed memory, launches queued without
@@ -719,10 +719,7 @@ static void cuda_block_counts(void **state) {
 }
 
 int main(void) {
-  if (!tu_have_cuda()) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 0;
-  }
+  if (!tu_cuda_need_devices(1)) return 0;
   /* no tuning cache: the same launches on every machine (block counts are
    * tested explicitly by cuda_block_counts) */
   setenv("GPUREDUCE_TUNE", "off", 1);

@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "dot.h"
+#include "graph.h"
 
 /* Long vectors (beyond GR_MAX_ROOTS tiles: groups of two tiles and more)
  * at independent misalignments, and many short rows. */
@@ -108,41 +109,28 @@ static void cuda_dot_graph(void **state) {
                "the host backend's dot product");
   CK(cudaDeviceSynchronize());
 
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  struct tu_graph g;
+  tu_graph_begin(&g, s);
   const gpureduce_status_t st1 = gpureduce_dot_batched(d_x, d_y, d_out, batch, n, (int64_t)n, 0,
                                                        GPUREDUCE_F32, 0, h);
   const gpureduce_status_t st2 = gpureduce_dot(d_x, d_y, d_out + batch, n, GPUREDUCE_F32, 0, h);
-  enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-  const cudaError_t is_err = cudaStreamIsCapturing(s, &cs);
-  cudaGraph_t graph = NULL;
-  const cudaError_t end_err = cudaStreamEndCapture(s, &graph);
+  tu_graph_end(&g);
   check_status(GPUREDUCE_SUCCESS, st1, "gpureduce_dot_batched during capture (%s)",
                gpureduce_last_message(h));
   check_status(GPUREDUCE_SUCCESS, st2, "gpureduce_dot during capture (%s)",
                gpureduce_last_message(h));
-  check_true(is_err == cudaSuccess && cs == cudaStreamCaptureStatusActive,
-             "the capture is still active after the dot calls (%s, status %d): they neither "
-             "allocated nor synchronized",
-             cudaGetErrorString(is_err), (int)cs);
-  check_true(end_err == cudaSuccess && graph != NULL, "cudaStreamEndCapture: %s",
-             cudaGetErrorString(end_err));
-  size_t nodes = 0;
-  CK(cudaGraphGetNodes(graph, NULL, &nodes));
-  check_true(nodes == 2, "the graph holds two nodes, one kernel per call (%zu nodes)", nodes);
-  cudaGraphExec_t exec = NULL;
-  CK(cudaGraphInstantiate(&exec, graph, 0));
+  tu_graph_instantiate(&g, "the dot calls", 2, "two nodes, one kernel per call", 0);
   for (int replay = 0; replay < 2; ++replay) {
     CK(cudaMemset(d_out, 0xff, (batch + 1) * sizeof *d_out));
     CK(cudaDeviceSynchronize());
-    CK(cudaGraphLaunch(exec, s));
+    tu_graph_launch(&g);
     CK(cudaStreamSynchronize(s));
     CK(cudaMemcpy(back, d_out, (batch + 1) * sizeof *back, cudaMemcpyDeviceToHost));
     for (size_t b = 0; b <= batch; ++b)
       check_bits(tu_f32_bits(want[b]), tu_f32_bits(back[b]),
                  "replay %d: result %zu has the host backend's bits", replay, b);
   }
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
+  tu_graph_destroy(&g);
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h), "destroy the CUDA handle");
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(hh), "destroy the host handle");
   CK(cudaStreamDestroy(s));

@@ -1,5 +1,5 @@
 /*
- * test-partial.c - the partial-result battery (tests/lib/partial.c) on
+ * test-partial.c - the partial-result battery (tests/lib/partial.h) on
  * CUDA device 0, where every partial is also made on the host handle and
  * must be the same bytes, and CUDA and host partials combine together on
  * either handle; and what only a CUDA handle has:

@@ -28,6 +28,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "graph.h"
 #include "segments.h"
 
 /* ---- the regimes ------------------------------------------------------------ */
@@ -276,41 +277,21 @@ static void cuda_segments_graph(void **state) {
                "the host backend's segment sums");
   CK(cudaDeviceSynchronize());
 
-  CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+  struct tu_graph g;
+  tu_graph_begin(&g, st);
   const gpureduce_status_t s = gpureduce_reduce_segments(d_x, d_out, d_off, S, GPUREDUCE_F32,
                                                          GPUREDUCE_SUM, 0, h);
-  enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-  const cudaError_t is_err = cudaStreamIsCapturing(st, &cs);
-  cudaGraph_t graph = NULL;
-  const cudaError_t end_err = cudaStreamEndCapture(st, &graph);
+  tu_graph_end(&g);
   check_status(GPUREDUCE_SUCCESS, s, "gpureduce_reduce_segments during capture (%s)",
                gpureduce_last_message(h));
-  check_true(is_err == cudaSuccess && cs == cudaStreamCaptureStatusActive,
-             "the capture is still active after the segmented call (%s, status %d): it neither "
-             "allocated nor synchronized",
-             cudaGetErrorString(is_err), (int)cs);
-  check_true(end_err == cudaSuccess && graph != NULL, "cudaStreamEndCapture: %s",
-             cudaGetErrorString(end_err));
-  size_t nodes = 0;
-  CK(cudaGraphGetNodes(graph, NULL, &nodes));
-  check_true(nodes == 1, "the graph holds one node, the segmented call's kernel (%zu nodes)",
-             nodes);
-  cudaGraphNode_t node;
-  size_t one = 1;
-  CK(cudaGraphGetNodes(graph, &node, &one));
-  enum cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
-  CK(cudaGraphNodeGetType(node, &type));
-  check_true(type == cudaGraphNodeTypeKernel, "the node is a kernel launch (type %d)",
-             (int)type);
-  cudaGraphExec_t exec = NULL;
-  CK(cudaGraphInstantiate(&exec, graph, 0));
+  tu_graph_instantiate(&g, "the segmented call", 1, "one node, the segmented call's kernel", 1);
   /* valid, valid, invalid, valid */
   for (int replay = 0; replay < 4; ++replay) {
     const int invalid = replay == 2;
     CK(cudaMemcpy(d_off, invalid ? bad : off, sizeof off, cudaMemcpyHostToDevice));
     CK(cudaMemset(d_out, 0xff, S * sizeof *d_out));
     CK(cudaDeviceSynchronize());
-    CK(cudaGraphLaunch(exec, st));
+    tu_graph_launch(&g);
     CK(cudaStreamSynchronize(st));
     CK(cudaMemcpy(back, d_out, S * sizeof *back, cudaMemcpyDeviceToHost));
     if (invalid) {
@@ -331,8 +312,7 @@ static void cuda_segments_graph(void **state) {
       check_bits(tu_f32_bits(want[k]), tu_f32_bits(back[k]),
                  "replay %d: segment %zu's sum has the host backend's bits", replay, k);
   }
-  CK(cudaGraphExecDestroy(exec));
-  CK(cudaGraphDestroy(graph));
+  tu_graph_destroy(&g);
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(h), "destroy the CUDA handle");
   check_status(GPUREDUCE_SUCCESS, gpureduce_destroy(hh), "destroy the host handle");
   CK(cudaStreamDestroy(st));

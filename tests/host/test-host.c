@@ -1,5 +1,5 @@
 /*
- * test-host.c - the reduction battery (tests/lib/battery.c) on the host
+ * test-host.c - the reduction battery (tests/lib/battery.h) on the host
  * backend (GPUREDUCE_DEVICE_HOST, host memory).  Runs everywhere, GPU or
  * not.
  *

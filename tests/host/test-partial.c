@@ -1,5 +1,5 @@
 /*
- * test-partial.c - the partial-result battery (tests/lib/partial.c) on
+ * test-partial.c - the partial-result battery (tests/lib/partial.h) on
  * the host backend (GPUREDUCE_DEVICE_HOST, host memory): arrays cut into
  * parts every way of partial.h, every type, operation and flags value,
  * the partials combined in shuffled orders against gpureduce_reduce() of

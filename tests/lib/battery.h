@@ -36,6 +36,8 @@ extern const struct tu_backend bt_cuda_backend;
 
 /* Select the backend; call before running the group. */
 void battery_use(const struct tu_backend *backend);
+/* The backend battery_use() selected. */
+const struct tu_backend *battery_backend(void);
 /* Group setup and teardown: print the seed, create and destroy the
  * handle of the backend (and, on CUDA, battery_host_handle()'s). */
 int battery_setup(void **state);

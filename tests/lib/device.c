@@ -1,8 +1,8 @@
 /*
- * device.c - tu_have_cuda() and tu_cuda_start() (testutil.h) and the CUDA
- * backend of the batteries (battery.h): the helpers that call the CUDA
- * runtime, in a file of their own so that a test that uses neither
- * (test-tune-cache, test-host) links no CUDA.
+ * device.c - tu_have_cuda(), tu_cuda_need_devices() and tu_cuda_start()
+ * (testutil.h) and the CUDA backend of the batteries (battery.h): the
+ * helpers that call the CUDA runtime, in a file of their own so that a
+ * test that uses neither (test-tune-cache, test-host) links no CUDA.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -12,17 +12,31 @@
 
 #include "battery.h"
 
-int tu_have_cuda(void) {
+/* The CUDA devices there are: 0 when cudaGetDeviceCount fails (no device,
+ * or a driver too old for the runtime). */
+static int device_count(void) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) return 0;
-  return count > 0;
+  return count;
 }
 
-size_t tu_cuda_start(size_t need) {
-  if (!tu_have_cuda()) {
+int tu_have_cuda(void) { return device_count() > 0; }
+
+int tu_cuda_need_devices(int devices) {
+  const int count = device_count();
+  if (count == 0) {
     printf("1..0 # SKIP no CUDA device\n");
     return 0;
   }
+  if (count < devices) {
+    printf("1..0 # SKIP this test needs %d CUDA devices; this machine has %d\n", devices, count);
+    return 0;
+  }
+  return 1;
+}
+
+size_t tu_cuda_start(size_t need) {
+  if (!tu_cuda_need_devices(1)) return 0;
   size_t free_bytes = 0, total = 0;
   if (cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
     printf("1..0 # SKIP cannot query CUDA device 0's memory\n");

@@ -141,6 +141,13 @@ void *tu_alloc(size_t bytes);
 /* Is there a usable CUDA device?  (cudaGetDeviceCount: error or 0 = no;
  * tests/lib/device.c, so that host-only tests need no CUDA runtime.) */
 int tu_have_cuda(void);
+/* The start of a test program that needs `devices` CUDA devices: without
+ * them, print the TAP plan that skips the program ("1..0 # SKIP" and the
+ * reason: a skip under automake's TAP driver) and return 0; else return
+ * 1.  A case that needs more than the rest of its program is a program
+ * of its own, so that it can skip this way (cmocka 1.1.5's skip() prints
+ * "not ok", a failure). */
+int tu_cuda_need_devices(int devices);
 /* The start of a test program that needs `need` bytes (a whole number of
  * GiB) of free memory on CUDA device 0: without a device, or with less
  * free, print the TAP plan that skips the program, with the reason, and

@@ -5,8 +5,8 @@
  * the identity and rule 6; and ref_answer()'s contract (which combinations
  * have an answer, integer wrap-around, the error bound).  The library's
  * answers are checked against this reference by test-host and test-cuda
- * (tests/lib/battery.c, bt_order_example and bt_order_tiles); this program
- * checks the reference itself.  Host only: runs everywhere.
+ * (tests/lib/battery-order.c, bt_order_example and bt_order_tiles); this
+ * program checks the reference itself.  Host only: runs everywhere.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */

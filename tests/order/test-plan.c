@@ -3,7 +3,7 @@
  * gr_plan_make's tiles and groups and gr_plan_fit's choice of one group a
  * block, against the rules order.h states, worked out here by brute force
  * for every tile count up to 70000 and a range of grids, and at the sizes
- * doc/PERFORMANCE.md measured.  The plan changes no bit (test-host and
+ * doc/TUNING.md measured.  The plan changes no bit (test-host and
  * test-cuda check the results for many sizes); what is checked is that it
  * covers the tiles with aligned groups, within the workspace's roots and
  * the grid.  plan.c is internal (hidden in the shared library), so this
@@ -75,7 +75,7 @@ static void fit_matches_the_rule(void **state) {
   check_true(bad == 0, "%d of %ld plans differ from order.h's rule", bad, cases);
 }
 
-/* The sizes of doc/PERFORMANCE.md's measurement, by hand. */
+/* The sizes doc/TUNING.md measured ("The block-count model"), by hand. */
 static void fit_at_measured_sizes(void **state) {
   (void)state;
   struct gr_plan p;

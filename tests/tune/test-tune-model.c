@@ -5,7 +5,7 @@
  * below, at most the kernel's max_waves, and a tuned count in its size
  * bucket taking the model's place.
  * The expected counts are worked out here from that rule, for every tile
- * count around each threshold and at the sizes doc/PERFORMANCE.md
+ * count around each threshold and at the sizes doc/TUNING.md
  * measured.  The count changes no bit (test-cuda and test-tune check the
  * results); what is checked is the speed model that gpureduce(3) and
  * <gpureduce/tune.h> state.  model.c and plan.c are internal (hidden in

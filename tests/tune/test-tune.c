@@ -274,10 +274,7 @@ static void tuning_rejects_the_host_and_bad_arguments(void **state) {
 }
 
 int main(void) {
-  if (!tu_have_cuda()) {
-    printf("1..0 # SKIP no CUDA device\n");
-    return 0;
-  }
+  if (!tu_cuda_need_devices(1)) return 0;
   cmocka_set_message_output(CM_OUTPUT_TAP);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(autotune_measures_applies_and_saves),
