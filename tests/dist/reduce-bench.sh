@@ -21,7 +21,7 @@
 #
 # The 1-D sweep (--sweep-1d, --sizes, --runs, the lists of --op and
 # --type): its usage errors, and small runs on the host backend, whose
-# CSV must have the columns of doc/perf-h200-1d.csv and a row, checked
+# CSV must have the columns of bench/data/perf-h200-1d.csv and a row, checked
 # ok, for every (op, type) gpureduce_reduce supports, size and offset.
 #
 # --with-value (ARGMIN and ARGMAX with the element's value): its usage
@@ -476,7 +476,7 @@ sweep_1d_grid ()
 # 10 x 10 of them.
 expect 0 "host: --sweep-1d on 2^10 and 2^12 elements, --csv" \
   --backend host --sweep-1d --sizes 2^12,2^10 --repeat 1 --runs 1 --csv
-also "host: --sweep-1d --csv: the header of doc/perf-h200-1d.csv, then check" \
+also "host: --sweep-1d --csv: the header of bench/data/perf-h200-1d.csv, then check" \
   test "$(head -n 1 "$tmp/out")" = "op,type,n,offset,gr_us,cub_us,probe_us,check"
 also "host: --sweep-1d --csv: every line has the header's number of fields" \
   same_field_count "$tmp/out"

@@ -121,7 +121,7 @@ struct sweep_point {
   double gr_ms, plain_ms, cub_ms, probe_ms, atomic_ms; /* 0: not run */
   unsigned probe_grid;
   char check[64];
-  char result[2 * RESULT_MAX + 3]; /* gpureduce's result bits, hex (tools/compare-bits) */
+  char result[2 * RESULT_MAX + 3]; /* gpureduce's result bits, hex (bench/compare-bits) */
 };
 
 static void check_part(struct sweep_ctx *sc, struct sweep_point *p, const char *who,
@@ -256,7 +256,7 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
   else
     snprintf(p->check, sizeof p->check, "-");
   /* The result's bits, so that two builds' sweeps can be compared bit for
-   * bit (tools/compare-bits): the little-endian bytes as one hex number,
+   * bit (bench/compare-bits): the little-endian bytes as one hex number,
    * 2 digits a byte (with the value: the value's 8 bytes, then the index). */
   RESULT_BUFFER(got);
   const size_t rs = gpureduce_result_size(o->type, o->op, o->flags);

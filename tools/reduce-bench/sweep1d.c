@@ -1,7 +1,7 @@
 /*
  * sweep1d.c - reduce-bench --sweep-1d (see sweep.h): every operation and
  * type of gpureduce_reduce with flags 0, at a few sizes and at offsets 0
- * and --offset, in one process, the rows of doc/perf-h200-1d.csv.
+ * and --offset, in one process, the rows of bench/data/perf-h200-1d.csv.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  *
@@ -56,7 +56,7 @@ enum {
 };
 
 /* CSV and JSON: op,type,n,offset,gr_us,cub_us,probe_us,check, in that
- * order (doc/perf-h200-1d.csv); the table adds GB/s and the ratios. */
+ * order (bench/data/perf-h200-1d.csv); the table adds GB/s and the ratios. */
 static const struct column sweep_1d_columns[C1_COUNT] = {
     [C1_OP] = {"op", "op", 0, SHOW_ALL, 1},
     [C1_TYPE] = {"type", "type", 0, SHOW_ALL, 1},

@@ -3,7 +3,7 @@
 # (issue 13's targets) in one run: reduce-bench's segmented modes, CSV
 # files in OUTDIR.
 #
-# Usage: tools/bench-segments.sh [--quick] OUTDIR
+# Usage: bench/bench-segments.sh [--quick] OUTDIR
 #
 # Run it on the GPU machine, from a build directory (it runs ./reduce-bench;
 # REDUCE_BENCH=PATH runs another).  It writes, in OUTDIR:
@@ -51,7 +51,7 @@ set -u
 
 elements_log2=28
 outdir=
-usage="usage: tools/bench-segments.sh [--quick] OUTDIR"
+usage="usage: bench/bench-segments.sh [--quick] OUTDIR"
 for arg
 do
   case $arg in

@@ -2,7 +2,7 @@
 # bench-batched.sh - the GPU measurements of the batched reductions (issue
 # 12's targets) in one run: reduce-bench's batched modes, CSV files in OUTDIR.
 #
-# Usage: tools/bench-batched.sh [--quick] OUTDIR
+# Usage: bench/bench-batched.sh [--quick] OUTDIR
 #
 # Run it on the GPU machine, from a build directory (it runs ./reduce-bench;
 # REDUCE_BENCH=PATH runs another).  It writes, in OUTDIR:
@@ -43,17 +43,17 @@ do
   case $arg in
     --quick) elements_log2=20 ;;
     -h | --help) sed -n '2,/^# Copyright/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "bench-batched: unknown option '$arg' (usage: tools/bench-batched.sh [--quick] OUTDIR)" >&2; exit 2 ;;
+    -*) echo "bench-batched: unknown option '$arg' (usage: bench/bench-batched.sh [--quick] OUTDIR)" >&2; exit 2 ;;
     *)
       if test -n "$outdir"; then
-        echo "bench-batched: one OUTDIR only (usage: tools/bench-batched.sh [--quick] OUTDIR)" >&2
+        echo "bench-batched: one OUTDIR only (usage: bench/bench-batched.sh [--quick] OUTDIR)" >&2
         exit 2
       fi
       outdir=$arg ;;
   esac
 done
 if test -z "$outdir"; then
-  echo "bench-batched: no OUTDIR (usage: tools/bench-batched.sh [--quick] OUTDIR)" >&2
+  echo "bench-batched: no OUTDIR (usage: bench/bench-batched.sh [--quick] OUTDIR)" >&2
   exit 2
 fi
 bench=${REDUCE_BENCH:-./reduce-bench}
@@ -135,10 +135,10 @@ bench sweep-batched-rows-bf16-sum --sweep-batched --sweep-elements "2^$elements_
 in=$outdir/sweep-batched-f32-sum.csv
 gpu=`nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1`
 title="reduce-bench --sweep-batched, f32 sum, 2^$elements_log2 elements${gpu:+, $gpu}"
-plot="gnuplot -e \"in='$in'; out='doc/sweep-batched-h200.png'; title='$title'\" doc/sweep-batched.gp"
+plot="gnuplot -e \"in='$in'; out='bench/data/sweep-batched-h200.png'; title='$title'\" bench/data/sweep-batched.gp"
 if command -v gnuplot >/dev/null 2>&1 && test -s "$in"; then
   gnuplot -e "in='$in'; out='$outdir/sweep-batched-f32-sum.png'; title='$title'" \
-    "$srcdir/doc/sweep-batched.gp" \
+    "$srcdir/bench/data/sweep-batched.gp" \
     2>>"$outdir/logs/gnuplot.err" || echo "bench-batched: gnuplot failed (logs/gnuplot.err)" >&2
 fi
 {
