@@ -25,6 +25,7 @@
 
 #include "batched.h"
 #include "bench.h"
+#include "bench_cub.h"
 #include "bench_cuda.h"
 #include "checks.h"
 #include "options.h"

@@ -25,6 +25,7 @@
 #include "gpureduce.h"
 
 #include "bench.h"
+#include "bench_cub.h"
 #include "bench_cuda.h"
 #include "options.h"
 

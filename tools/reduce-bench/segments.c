@@ -29,6 +29,7 @@
 #include "gpureduce.h"
 
 #include "bench.h"
+#include "bench_cub.h"
 #include "bench_cuda.h"
 #include "checks.h"
 #include "options.h"
