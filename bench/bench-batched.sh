@@ -12,7 +12,7 @@
 #   rows-f32-every-op.csv              every operation on f32 rows of n = 8, 512
 #                                      and 65536 (2^28 elements: 2^25, 2^19 and
 #                                      2^12 rows), one --batch run each
-#   sweep-batched-rows-f32-argmax.csv  --sweep-batched --layouts rows, f32 argmax
+#   sweep-batched-rows-f32-argmax.csv  the rows of --sweep-batched, f32 argmax
 #   sweep-batched-rows-f16-sum.csv     the same, f16 sum
 #   sweep-batched-rows-bf16-sum.csv    the same, bf16 sum
 #   sweep-batched-f32-sum.png          the picture, when gnuplot is there
@@ -21,8 +21,8 @@
 #   summary.txt                        the device, each run's exit status and
 #                                      time, and the command for the picture
 #
-# Estimated at 3 to 5 minutes on an H200, not yet measured (sweeps of 35
-# and 3 x 12 shapes, 24 single runs).
+# Estimated at 5 to 8 minutes on an H200, not yet measured (four sweeps
+# of 35 shapes, 30 single runs).
 # Every run runs even when one before it failed; each is stopped after
 # BENCH_TIMEOUT seconds (default 300) where timeout(1) exists.  --quick:
 # 2^20 elements instead of 2^28, to try the script (the figures mean
@@ -100,7 +100,7 @@ bench ()
 }
 
 # 1. The f32 sum: rows, columns, misaligned rows.
-bench sweep-batched-f32-sum --sweep-batched --sweep-elements "2^$elements_log2"
+bench sweep-batched-f32-sum --sweep-batched --n "2^$elements_log2"
 
 # 2. Every operation, f32 rows of 8, 512 and 65536: one CSV, one header.
 every=$outdir/rows-f32-every-op.csv
@@ -123,13 +123,15 @@ for op in sum prod min max argmin argmax sum_abs sum_squares nrm2 mean_var; do
   done
 done
 
-# 3. Rows only: f32 argmax, f16 and bf16 sums, every n of the sweep.
-bench sweep-batched-rows-f32-argmax --sweep-batched --sweep-elements "2^$elements_log2" \
-  --layouts rows --op argmax
-bench sweep-batched-rows-f16-sum --sweep-batched --sweep-elements "2^$elements_log2" \
-  --layouts rows --type f16
-bench sweep-batched-rows-bf16-sum --sweep-batched --sweep-elements "2^$elements_log2" \
-  --layouts rows --type bf16
+# 3. Rows only: f32 argmax, f16 and bf16 sums, every n of the sweep (the
+# sweep's other layouts dropped from the CSV).
+for what in f32:argmax f16:sum bf16:sum; do
+  type=${what%:*} op=${what#*:}
+  name=sweep-batched-rows-$type-$op
+  bench "$name" --sweep-batched --n "2^$elements_log2" --type "$type" --op "$op"
+  awk -F, 'NR == 1 || $1 == "rows"' "$outdir/$name.csv" >"$outdir/$name.tmp" &&
+    mv "$outdir/$name.tmp" "$outdir/$name.csv"
+done
 
 # The picture: here if gnuplot is, else the command for later.
 in=$outdir/sweep-batched-f32-sum.csv

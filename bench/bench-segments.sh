@@ -11,8 +11,8 @@
 #   sweep-segments-f32-sum.csv  --sweep-segments, f32 sum, 2^28 elements:
 #                               uniform:L for L = 1, 2, 4, 8, 32, 128, 512,
 #                               4096, 65536, 2^20, 2^24 and 2^28 (the shapes
-#                               of doc/PERFORMANCE.md's batched tables, with
-#                               the batched call beside), random:L (lengths
+#                               of doc/PERFORMANCE.md's batched tables),
+#                               random:L (lengths
 #                               0..2L) for the same L below 2^28,
 #                               zipf:1.5:1048576, huge:1:64 (2^27 elements in
 #                               one segment, 2^27 in segments of 1-64) and
@@ -23,8 +23,8 @@
 #   segments-f64-sum.csv        f64 sum on the same shapes (2^28 elements:
 #                               2 GiB)
 #   targets.txt                 issue 13's targets against the f32 sum sweep,
-#                               one line per row: gr/probe, gr/batched,
-#                               gr/cub, and ok or MISS
+#                               one line per row: gr/probe, gr/cub, and ok
+#                               or MISS
 #   logs/NAME.err               each run's standard error (wrong results
 #                               and failed statuses are there)
 #   summary.txt                 the device, each run's exit status and time
@@ -39,7 +39,7 @@
 # where timeout(1) exists.  --quick: 2^20 elements instead of 2^28, to try
 # the script (the figures mean nothing; huge:1:64:K then has K = 2^12).
 # BENCH_ARGS: more reduce-bench options for every run ("--device 1",
-# "--repeat 9", "--seed 7").  GPUREDUCE_TUNE and the tuning cache apply
+# "--repeat 9").  GPUREDUCE_TUNE and the tuning cache apply
 # as to any run (reduce-bench(1)).
 #
 # Exit status: 0 when every run exited 0 (every checked result right), 1
@@ -131,7 +131,7 @@ append ()
 }
 
 # 1. The f32 sum: every distribution of --sweep-segments.
-bench sweep-segments-f32-sum --sweep-segments --sweep-elements "2^$elements_log2"
+bench sweep-segments-f32-sum --sweep-segments --n "2^$elements_log2"
 
 # 2. f32 argmax and f64 sum on a few shapes: one CSV each, one header.
 for what in f32:argmax f64:sum; do
@@ -146,9 +146,9 @@ for what in f32:argmax f64:sum; do
 done
 
 # 3. The targets of issue 13 against the f32 sum sweep: uniform lengths
-# >= 0.80 x the probe and >= 0.9 x the batched call; zipf:1.5:2^20 and the
-# huge rows >= 0.75 x the probe; faster than CUB everywhere (random:L has
-# no probe target of its own).
+# >= 0.80 x the probe; zipf:1.5:2^20 and the huge rows >= 0.75 x the
+# probe; faster than CUB everywhere (random:L has no probe target of its
+# own).
 targets=$outdir/targets.txt
 if test -s "$outdir/sweep-segments-f32-sum.csv"; then
   awk -F, '
@@ -157,16 +157,15 @@ if test -s "$outdir/sweep-segments-f32-sum.csv"; then
     function r(x) { return x == "" ? "-" : sprintf("%.2f", x) }
     {
       d = f("distribution"); k = f("kind")
-      probe = f("gpureduce_vs_probe"); batched = f("gpureduce_vs_batched"); cub = f("gpureduce_vs_cub")
+      probe = f("gpureduce_vs_probe"); cub = f("gpureduce_vs_cub")
       verdict = ""
       want_probe = (k == "uniform") ? 0.80 : (k == "zipf" || k == "huge") ? 0.75 : 0
       if (want_probe && (probe == "" || probe + 0 < want_probe)) verdict = verdict " probe<" want_probe
-      if (k == "uniform" && batched != "" && batched + 0 < 0.9) verdict = verdict " batched<0.9"
       if (cub == "" && f("cub_us") != "n/a") verdict = verdict " cub:none"
       else if (cub != "" && cub + 0 <= 1) verdict = verdict " cub<=1"
       if (f("check") !~ /^ok/) verdict = verdict " check:" f("check")
-      printf "%-20s gr/probe %5s  gr/batched %5s  gr/cub %8s  %s\n", d, r(probe), r(batched),
-        r(cub), verdict == "" ? "ok" : "MISS" verdict
+      printf "%-20s gr/probe %5s  gr/cub %8s  %s\n", d, r(probe), r(cub),
+        verdict == "" ? "ok" : "MISS" verdict
     }' "$outdir/sweep-segments-f32-sum.csv" >"$targets"
 else
   echo "no sweep-segments-f32-sum.csv: no targets" >"$targets"

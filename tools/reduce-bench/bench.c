@@ -13,10 +13,19 @@
 
 #include "bench.h"
 
+const char *program_name = PROGRAM;
+
 void vmessage(const char *fmt, va_list ap) {
-  fputs(PROGRAM ": ", stderr);
+  fprintf(stderr, "%s: ", program_name);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+void message(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
 }
 
 _Noreturn void fatal(int status, const char *fmt, ...) {

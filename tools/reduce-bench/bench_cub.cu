@@ -76,8 +76,8 @@ struct bench_cub_seg {
   unsigned flags;
   void *temp;
   size_t temp_bytes;
-  void *out; /* max_batch results of result_bytes */
-  size_t max_batch;
+  void *out; /* max_count results of result_bytes */
+  size_t max_count;
   size_t result_bytes; /* CUB's output per segment */
   size_t value_at;     /* ArgMin, ArgMax: the value's offset in CUB's pair */
   char name[64];
@@ -216,13 +216,16 @@ cudaError_t seg_call(gpureduce_op_t op, void *temp, size_t &bytes, InIt in, void
   return cudaErrorInvalidValue;
 }
 
-/* The matrix as CUB sees it: rows directly, columns through the
+/* The vectors as CUB sees them: CSR offsets as begin = offsets and end =
+ * offsets + 1; a matrix's rows directly, its columns through the
  * permutation iterator. */
 template <typename T, typename A>
-cudaError_t seg_matrix(gpureduce_op_t op, void *temp, size_t &bytes, const bench_matrix *m,
-                       void *out) {
+cudaError_t seg_vectors(gpureduce_op_t op, void *temp, size_t &bytes, const bench_segments *m,
+                        void *out) {
   const T *x = static_cast<const T *>(m->x);
-  const int64_t segments = (int64_t)m->batch, n = (int64_t)m->n, ld = (int64_t)m->ld;
+  const int64_t segments = (int64_t)m->count, n = (int64_t)m->n, ld = (int64_t)m->ld;
+  if (m->offsets)
+    return seg_call<T, A>(op, temp, bytes, x, out, segments, m->offsets, m->offsets + 1);
   if (!m->columns)
     return seg_call<T, A>(op, temp, bytes, x, out, segments,
                           thrust::make_transform_iterator(Count(0), SegmentOffset{ld, 0}),
@@ -232,15 +235,6 @@ cudaError_t seg_matrix(gpureduce_op_t op, void *temp, size_t &bytes, const bench
   return seg_call<T, A>(op, temp, bytes, in, out, segments,
                         thrust::make_transform_iterator(Count(0), SegmentOffset{n, 0}),
                         thrust::make_transform_iterator(Count(0), SegmentOffset{n, n}));
-}
-
-/* CSR offsets: begin = offsets, end = offsets + 1. */
-template <typename T, typename A>
-cudaError_t seg_offsets(gpureduce_op_t op, void *temp, size_t &bytes, const bench_offsets *s,
-                        void *out) {
-  const uint64_t *b = s->offsets;
-  return seg_call<T, A>(op, temp, bytes, static_cast<const T *>(s->x), out, (int64_t)s->segments,
-                        b, b + 1);
 }
 
 template <typename T, typename A>
@@ -294,16 +288,10 @@ cudaError_t cub_dispatch(const bench_cub *c, void *temp, size_t &bytes, const vo
   });
 }
 
-cudaError_t seg_dispatch(const bench_cub_seg *c, void *temp, size_t &bytes, const bench_matrix *m) {
+cudaError_t seg_dispatch(const bench_cub_seg *c, void *temp, size_t &bytes,
+                         const bench_segments *s) {
   return with_types(c->type, c->flags, cudaErrorInvalidValue, [&](auto t) {
-    return seg_matrix<TYPES_OF(t)>(c->op, temp, bytes, m, c->out);
-  });
-}
-
-cudaError_t seg_dispatch_offsets(const bench_cub_seg *c, void *temp, size_t &bytes,
-                                 const bench_offsets *s) {
-  return with_types(c->type, c->flags, cudaErrorInvalidValue, [&](auto t) {
-    return seg_offsets<TYPES_OF(t)>(c->op, temp, bytes, s, c->out);
+    return seg_vectors<TYPES_OF(t)>(c->op, temp, bytes, s, c->out);
   });
 }
 
@@ -317,10 +305,7 @@ SegLayout seg_layout_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags
 cudaError_t cub_dispatch(const bench_cub *, void *, size_t &, const void *, size_t) {
   return cudaErrorNotSupported;
 }
-cudaError_t seg_dispatch(const bench_cub_seg *, void *, size_t &, const bench_matrix *) {
-  return cudaErrorNotSupported;
-}
-cudaError_t seg_dispatch_offsets(const bench_cub_seg *, void *, size_t &, const bench_offsets *) {
+cudaError_t seg_dispatch(const bench_cub_seg *, void *, size_t &, const bench_segments *) {
   return cudaErrorNotSupported;
 }
 SegLayout seg_layout_of(gpureduce_type_t, gpureduce_op_t, unsigned) { return {0, 0}; }
@@ -486,14 +471,14 @@ extern "C" void bench_cub_destroy(struct bench_cub *c) {
 /* ---- many vectors ---------------------------------------------------------- */
 
 extern "C" struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpureduce_op_t op,
-                                                      unsigned flags, size_t max_batch) {
+                                                      unsigned flags, size_t max_count) {
   if (!bench_cub_built() || !cub_has_op(op)) return nullptr;
   const size_t rs = gpureduce_result_size(type, op, flags);
   bench_cub_seg *c = static_cast<bench_cub_seg *>(host_calloc(sizeof(bench_cub_seg), "CUB"));
   c->type = type;
   c->op = op;
   c->flags = flags;
-  c->max_batch = max_batch;
+  c->max_count = max_count;
   call_name(1, type, op, flags, c->name, sizeof c->name);
   const SegLayout layout = seg_layout_of(type, op, flags);
   c->result_bytes = layout.bytes;
@@ -505,76 +490,45 @@ extern "C" struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpu
                  c->result_bytes, rs, gpureduce_type_name(type), gpureduce_op_name(op));
     std::exit(1);
   }
-  c->out = bench_cuda_alloc(max_batch * c->result_bytes, "CUB segmented outputs");
+  c->out = bench_cuda_alloc(max_count * c->result_bytes, "CUB segmented outputs");
   return c;
 }
 
 extern "C" const char *bench_cub_seg_name(const struct bench_cub_seg *c) { return c->name; }
 
-/* CUB cannot: too many segments for the outputs, or ArgMin and ArgMax
- * over more than 2^31-1 elements (`length`, what `of` says). */
-static int seg_refuses(const bench_cub_seg *c, size_t segments, double length, const char *of,
-                       char *why, size_t why_bytes) {
-  if (segments > c->max_batch) {
-    std::snprintf(why, why_bytes, "internal error: %zu segments, room for %zu", segments,
-                  c->max_batch);
-    return 1;
+extern "C" int bench_cub_seg_supports(const struct bench_cub_seg *c, const struct bench_segments *s,
+                                      char *why, size_t why_bytes) {
+  /* The length of CUB's input sequence: to the last offset, the rows'
+   * span, or batch x n through the column iterator. */
+  const double length = s->offsets   ? (double)s->end
+                        : s->columns ? (double)s->count * (double)s->n
+                                     : ((double)s->count - 1) * (double)s->ld + (double)s->n;
+  if (s->count > c->max_count) {
+    std::snprintf(why, why_bytes, "internal error: %zu segments, room for %zu", s->count,
+                  c->max_count);
+    return 0;
   }
   if (is_arg(c->op) && length > (double)INT_MAX) {
     std::snprintf(why, why_bytes,
-                  "n/a: CUB's segmented ArgMin/ArgMax index with int offsets, and %s beyond "
-                  "2^31-1",
-                  of);
-    return 1;
+                  "n/a: CUB's segmented ArgMin/ArgMax index with int offsets, and the input "
+                  "goes beyond 2^31-1 elements");
+    return 0;
   }
-  return 0;
+  return 1;
 }
 
-extern "C" int bench_cub_seg_supports(const struct bench_cub_seg *c, const struct bench_matrix *m,
-                                      char *why, size_t why_bytes) {
-  /* The length of CUB's input sequence: the rows' span, or batch x n
-   * through the column iterator. */
-  const double length = m->columns ? (double)m->batch * (double)m->n
-                                   : ((double)m->batch - 1) * (double)m->ld + (double)m->n;
-  return !seg_refuses(c, m->batch, length, "the input spans elements", why, why_bytes);
-}
-
-extern "C" int bench_cub_seg_supports_offsets(const struct bench_cub_seg *c,
-                                              const struct bench_offsets *s, char *why,
-                                              size_t why_bytes) {
-  return !seg_refuses(c, s->segments, (double)s->end, "the offsets go", why, why_bytes);
-}
-
-/* The temporary storage of the size `bytes`, grown when smaller. */
-static void seg_grow(struct bench_cub_seg *c, size_t bytes) {
+extern "C" void bench_cub_seg_prepare(struct bench_cub_seg *c, const struct bench_segments *s) {
+  size_t bytes = 0;
+  CHECK(seg_dispatch(c, nullptr, bytes, s), "CUB segmented temporary storage size query");
   if (bytes <= c->temp_bytes && c->temp) return;
   bench_cuda_free(c->temp);
   c->temp = bench_cuda_alloc(bytes, "CUB segmented temporary storage");
   c->temp_bytes = bytes;
 }
 
-extern "C" void bench_cub_seg_prepare(struct bench_cub_seg *c, const struct bench_matrix *m) {
-  size_t bytes = 0;
-  CHECK(seg_dispatch(c, nullptr, bytes, m), "CUB segmented temporary storage size query");
-  seg_grow(c, bytes);
-}
-
-extern "C" void bench_cub_seg_prepare_offsets(struct bench_cub_seg *c,
-                                              const struct bench_offsets *s) {
-  size_t bytes = 0;
-  CHECK(seg_dispatch_offsets(c, nullptr, bytes, s), "CUB segmented temporary storage size query");
-  seg_grow(c, bytes);
-}
-
-extern "C" void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_matrix *m) {
+extern "C" void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_segments *s) {
   size_t bytes = c->temp_bytes;
-  CHECK(seg_dispatch(c, c->temp, bytes, m), bench_cub_seg_name(c));
-  CHECK_LAUNCH(bench_cub_seg_name(c));
-}
-
-extern "C" void bench_cub_seg_run_offsets(struct bench_cub_seg *c, const struct bench_offsets *s) {
-  size_t bytes = c->temp_bytes;
-  CHECK(seg_dispatch_offsets(c, c->temp, bytes, s), bench_cub_seg_name(c));
+  CHECK(seg_dispatch(c, c->temp, bytes, s), bench_cub_seg_name(c));
   CHECK_LAUNCH(bench_cub_seg_name(c));
 }
 
@@ -611,20 +565,11 @@ static void copy_seg_results(struct bench_cub_seg *c, const size_t *rows, size_t
   std::free(staged);
 }
 
-extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
+extern "C" void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_segments *s,
                                       const size_t *rows, size_t count, void *dst) {
-  bench_cuda_poison(c->out, m->batch * c->result_bytes);
-  bench_cub_seg_prepare(c, m);
-  bench_cub_seg_run(c, m);
-  copy_seg_results(c, rows, count, dst);
-}
-
-extern "C" void bench_cub_seg_results_offsets(struct bench_cub_seg *c,
-                                              const struct bench_offsets *s, const size_t *rows,
-                                              size_t count, void *dst) {
-  bench_cuda_poison(c->out, s->segments * c->result_bytes);
-  bench_cub_seg_prepare_offsets(c, s);
-  bench_cub_seg_run_offsets(c, s);
+  bench_cuda_poison(c->out, s->count * c->result_bytes);
+  bench_cub_seg_prepare(c, s);
+  bench_cub_seg_run(c, s);
   copy_seg_results(c, rows, count, dst);
 }
 

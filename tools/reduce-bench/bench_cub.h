@@ -63,32 +63,25 @@ void bench_cub_destroy(struct bench_cub *c);
 /* ---- many vectors: DeviceSegmentedReduce -------------------------------- */
 
 /*
- * The vectors of a batched reduction, as gpureduce_reduce_batched() takes
- * them: rows (vector b is the n elements at x + b*ld) or columns (vector b
- * is the elements x + b + i*ld, 0 <= i < n), counted in elements.
- */
-struct bench_matrix {
-  const void *x;
-  int columns;
-  size_t batch, n, ld;
-};
-
-/*
- * The segments of gpureduce_reduce_segments(): segment s is the elements
+ * The vectors of a batched or a segmented reduction, as gpureduce takes
+ * them, counted in elements.  offsets NULL: a matrix's rows (vector b is
+ * the n elements at x + b*ld) or columns (vector b is the elements
+ * x + b + i*ld, 0 <= i < n).  Else CSR segments: segment s is
  * x[offsets[s] .. offsets[s+1]-1], offsets (device memory) holding
- * segments + 1 nondecreasing element offsets; end is offsets[segments],
- * known on the host.
+ * count + 1 nondecreasing offsets, end = offsets[count].
  */
-struct bench_offsets {
+struct bench_segments {
   const void *x;
+  size_t count;
+  size_t n, ld;
+  int columns;
   const uint64_t *offsets;
-  size_t segments;
   uint64_t end;
 };
 
 /*
  * CUB's cub::DeviceSegmentedReduce for (type, op, flags), with outputs
- * for up to max_batch vectors allocated here; NULL for nrm2 and mean_var.
+ * for up to max_count vectors allocated here; NULL for nrm2 and mean_var.
  * A matrix's segment b is vector b, given by offset iterators (begin b*ld,
  * end b*ld + n: transform iterators over a counting iterator, so pitched
  * rows need no offset array); columns, which CUB has no strides for, are
@@ -101,21 +94,17 @@ struct bench_offsets {
  */
 struct bench_cub_seg;
 struct bench_cub_seg *bench_cub_seg_create(gpureduce_type_t type, gpureduce_op_t op,
-                                           unsigned flags, size_t max_batch);
+                                           unsigned flags, size_t max_count);
 /* The CUB call, e.g. "cub::DeviceSegmentedReduce::Sum". */
 const char *bench_cub_seg_name(const struct bench_cub_seg *c);
-/* 1 when CUB can reduce m (s); else 0, with the reason in why (ArgMin and
+/* 1 when CUB can reduce s; else 0, with the reason in why (ArgMin and
  * ArgMax index with int: inputs beyond 2^31-1 elements). */
-int bench_cub_seg_supports(const struct bench_cub_seg *c, const struct bench_matrix *m, char *why,
-                           size_t why_bytes);
-int bench_cub_seg_supports_offsets(const struct bench_cub_seg *c, const struct bench_offsets *s,
-                                   char *why, size_t why_bytes);
+int bench_cub_seg_supports(const struct bench_cub_seg *c, const struct bench_segments *s,
+                           char *why, size_t why_bytes);
 /* Size (and grow) the temporary storage: before timing. */
-void bench_cub_seg_prepare(struct bench_cub_seg *c, const struct bench_matrix *m);
-void bench_cub_seg_prepare_offsets(struct bench_cub_seg *c, const struct bench_offsets *s);
+void bench_cub_seg_prepare(struct bench_cub_seg *c, const struct bench_segments *s);
 /* Enqueue one segmented reduction (prepared, supported). */
-void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_matrix *m);
-void bench_cub_seg_run_offsets(struct bench_cub_seg *c, const struct bench_offsets *s);
+void bench_cub_seg_run(struct bench_cub_seg *c, const struct bench_segments *s);
 /*
  * Poison the outputs, run once, and copy the results of the vectors
  * rows[0 .. count-1] (ascending) to dst, gpureduce_result_size() bytes
@@ -125,10 +114,8 @@ void bench_cub_seg_run_offsets(struct bench_cub_seg *c, const struct bench_offse
  * GPUREDUCE_WITH_VALUE CUB's value after it in the element type, zeros to
  * byte 16.
  */
-void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_matrix *m,
+void bench_cub_seg_results(struct bench_cub_seg *c, const struct bench_segments *s,
                            const size_t *rows, size_t count, void *dst);
-void bench_cub_seg_results_offsets(struct bench_cub_seg *c, const struct bench_offsets *s,
-                                   const size_t *rows, size_t count, void *dst);
 /* NULL is a no-op. */
 void bench_cub_seg_destroy(struct bench_cub_seg *c);
 
