@@ -36,68 +36,10 @@
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 set -u
 
-elements_log2=28
-outdir=
-for arg
-do
-  case $arg in
-    --quick) elements_log2=20 ;;
-    -h | --help) sed -n '2,/^# Copyright/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "bench-batched: unknown option '$arg' (usage: bench/bench-batched.sh [--quick] OUTDIR)" >&2; exit 2 ;;
-    *)
-      if test -n "$outdir"; then
-        echo "bench-batched: one OUTDIR only (usage: bench/bench-batched.sh [--quick] OUTDIR)" >&2
-        exit 2
-      fi
-      outdir=$arg ;;
-  esac
-done
-if test -z "$outdir"; then
-  echo "bench-batched: no OUTDIR (usage: bench/bench-batched.sh [--quick] OUTDIR)" >&2
-  exit 2
-fi
-bench=${REDUCE_BENCH:-./reduce-bench}
-if ! test -x "$bench"; then
-  echo "bench-batched: $bench is not an executable (run from a build directory, or set REDUCE_BENCH)" >&2
-  exit 2
-fi
-mkdir -p "$outdir/logs" || { echo "bench-batched: cannot create $outdir/logs" >&2; exit 2; }
+me=bench-batched
+# shellcheck source=bench/runs.sh
+. "`dirname "$0"`/runs.sh"
 srcdir=`dirname "$0"`/..
-elements=$((1 << elements_log2))
-timeout=
-if command -v timeout >/dev/null 2>&1; then timeout="timeout ${BENCH_TIMEOUT:-300}"; fi
-summary=$outdir/summary.txt
-failed=0
-
-{
-  echo "bench-batched: `date -u '+%Y-%m-%d %H:%M UTC'` on `hostname 2>/dev/null`"
-  nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader 2>/dev/null \
-    | sed 's/^/GPU: /'
-  "$bench" --version 2>&1 | sed 's/^/  /'
-  echo "elements: 2^$elements_log2; GPUREDUCE_TUNE=${GPUREDUCE_TUNE-(unset)}; BENCH_ARGS=${BENCH_ARGS-}"
-  echo "runs (exit status, seconds):"
-} >"$summary"
-
-# bench NAME ARGS...: reduce-bench ARGS --csv > OUTDIR/NAME.csv, its stderr
-# in logs/NAME.err; a line in the summary.
-bench ()
-{
-  name=$1
-  shift
-  echo "bench-batched: $name: $bench $* ${BENCH_ARGS-} --csv"
-  t0=`date +%s`
-  # shellcheck disable=SC2086 # $timeout and $BENCH_ARGS are word lists
-  $timeout "$bench" "$@" ${BENCH_ARGS-} --csv >"$outdir/$name.csv" 2>"$outdir/logs/$name.err"
-  rc=$?
-  secs=$((`date +%s` - t0))
-  echo "  $name: exit $rc (${secs}s): $*" >>"$summary"
-  if test $rc -ne 0; then
-    failed=1
-    echo "bench-batched: $name FAILED (exit $rc); last lines of logs/$name.err:"
-    tail -n 8 "$outdir/logs/$name.err" | sed 's/^/  | /'
-  fi
-  return $rc
-}
 
 # 1. The f32 sum: rows, columns, misaligned rows.
 bench sweep-batched-f32-sum --sweep-batched --n "2^$elements_log2"
@@ -107,19 +49,8 @@ every=$outdir/rows-f32-every-op.csv
 : >"$every"
 for op in sum prod min max argmin argmax sum_abs sum_squares nrm2 mean_var; do
   for n in 8 512 65536; do
-    name=rows-f32-$op-$n
-    bench "$name" --batch $((elements / n)) --n $n --op $op
-    if test -s "$outdir/$name.csv"; then
-      if ! test -s "$every"; then
-        cat "$outdir/$name.csv" >"$every"
-      elif test "`head -n 1 "$outdir/$name.csv"`" = "`head -n 1 "$every"`"; then
-        sed 1d "$outdir/$name.csv" >>"$every"
-      else
-        echo "bench-batched: $name.csv has other columns than $every; left out of it" >&2
-        failed=1
-      fi
-    fi
-    rm -f "$outdir/$name.csv"
+    bench "rows-f32-$op-$n" --batch $((elements / n)) --n $n --op $op
+    append "$every" "rows-f32-$op-$n"
   done
 done
 

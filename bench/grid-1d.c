@@ -24,7 +24,6 @@
 #endif
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,9 +68,9 @@ enum {
   C1_COUNT
 };
 
-/* CSV and JSON: op,type,n,offset,gr_us,cub_us,probe_us,check, in that
+/* CSV: op,type,n,offset,gr_us,cub_us,probe_us,check, in that
  * order (bench/data/perf-h200-1d.csv); the table adds GB/s and the ratios. */
-static const struct column sweep_1d_columns[C1_COUNT] = {
+static const struct column grid_columns[C1_COUNT] = {
     [C1_OP] = {"op", "op", 0, SHOW_ALL, 1},
     [C1_TYPE] = {"type", "type", 0, SHOW_ALL, 1},
     [C1_N_LABEL] = {"n_label", "n", 0, SHOW_TEXT, 1},
@@ -102,7 +101,7 @@ struct grid_options {
   int runs;
 };
 
-struct sweep_1d {
+struct grid {
   struct run *run;
   const struct grid_options *g;
   struct timing tm;
@@ -128,12 +127,12 @@ static int supported(gpureduce_type_t t, gpureduce_op_t op) {
   return gpureduce_result_size(t, op, 0) != 0;
 }
 
-static struct point_1d *point_at(const struct sweep_1d *s, int oi, int ti, int si, int fi) {
+static struct point_1d *point_at(const struct grid *s, int oi, int ti, int si, int fi) {
   return &s->pt[((oi * s->ntypes + ti) * s->nsizes + si) * s->noffsets + fi];
 }
 
 /* The ops, types, sizes and offsets the options choose. */
-static void choose(struct sweep_1d *s) {
+static void choose(struct grid *s) {
   const struct options *o = s->run->opt;
   const struct grid_options *g = s->g;
   for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
@@ -157,7 +156,7 @@ static void choose(struct sweep_1d *s) {
 
 /* gpureduce's and CUB's (cc NULL: none) times of one point: the medians
  * of s->runs runs of median_ms each, the two alternating. */
-static void time_point(struct sweep_1d *s, struct reduce_call *call, struct cub_call *cc,
+static void time_point(struct grid *s, struct reduce_call *call, struct cub_call *cc,
                        struct point_1d *p) {
   double *gr = s->scratch, *cub = s->scratch + s->runs;
   for (int r = 0; r < s->runs; ++r) {
@@ -169,7 +168,7 @@ static void time_point(struct sweep_1d *s, struct reduce_call *call, struct cub_
 }
 
 /* The probe over bytes at x: the median of s->runs runs of its best grid. */
-static double probe_median(struct sweep_1d *s, const void *x, size_t bytes) {
+static double probe_median(struct grid *s, const void *x, size_t bytes) {
   for (int r = 0; r < s->runs; ++r)
     s->scratch[r] =
         time_probe(&s->run->ck, &s->tm, s->probe, x, bytes, s->run->dev.sm_count).ms;
@@ -179,7 +178,7 @@ static double probe_median(struct sweep_1d *s, const void *x, size_t bytes) {
 /* n <= CHECK_MAX_N: gpureduce's bits over call's input against the host
  * backend's on host_x, the same data copied back (CUDA), or the tests'
  * reference's bits (host backend; host_x is the input). */
-static const char *check_point(struct sweep_1d *s, const struct reduce_call *call,
+static const char *check_point(struct grid *s, const struct reduce_call *call,
                                const void *host_x, size_t offset) {
   struct run *run = s->run;
   if (!run->opt->check || call->n > CHECK_MAX_N) return "-";
@@ -203,7 +202,7 @@ static const char *check_point(struct sweep_1d *s, const struct reduce_call *cal
 }
 
 /* Every point of type ti: one input, filled once, for every op, n and offset. */
-static void sweep_type(struct sweep_1d *s, int ti) {
+static void grid_type(struct grid *s, int ti) {
   struct run *run = s->run;
   const int cuda = run->cuda;
   const gpureduce_type_t t = s->types[ti];
@@ -287,7 +286,7 @@ static void add_row(const struct point_1d *p, gpureduce_op_t op, gpureduce_type_
   set_text(r, C1_CHECK, "%s", p->check);
 }
 
-static void sweep_1d_lines(struct sweep_1d *s) {
+static void grid_lines(struct grid *s) {
   struct run *run = s->run;
   const struct options *o = run->opt;
   char first[32], last[32];
@@ -340,7 +339,7 @@ static void sweep_1d_lines(struct sweep_1d *s) {
 
 static int run_grid(struct run *run, const struct grid_options *g) {
   const struct options *o = run->opt;
-  struct sweep_1d s;
+  struct grid s;
   struct table tab;
   memset(&s, 0, sizeof s);
   s.run = run;
@@ -361,9 +360,9 @@ static int run_grid(struct run *run, const struct grid_options *g) {
         library_failed(NULL, st, "gpureduce_create (host backend, checks)");
     }
   }
-  for (int ti = 0; ti < s.ntypes; ++ti) sweep_type(&s, ti);
+  for (int ti = 0; ti < s.ntypes; ++ti) grid_type(&s, ti);
   progress(" ");
-  table_init(&tab, sweep_1d_columns, C1_COUNT);
+  table_init(&tab, grid_columns, C1_COUNT);
   tab.enabled[C1_GR_VS_CUB] = tab.enabled[C1_GR_VS_PROBE] = run->cuda;
   for (int oi = 0; oi < s.nops; ++oi)
     for (int ti = 0; ti < s.ntypes; ++ti)
@@ -373,7 +372,7 @@ static int run_grid(struct run *run, const struct grid_options *g) {
           if (p->present)
             add_row(p, s.ops[oi], s.types[ti], s.sizes[si], s.offsets[fi], &tab);
         }
-  sweep_1d_lines(&s);
+  grid_lines(&s);
   print_report(run, &tab);
   if (s.host) gpureduce_destroy(s.host);
   bench_probe_destroy(s.probe);
@@ -404,16 +403,6 @@ static const char *const usage_text[] = {
     "  --csv          op,type,n,offset,gr_us,cub_us,probe_us,check",
     "  --help         print this help and exit",
 };
-
-static _Noreturn void usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static _Noreturn void usage_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vmessage(fmt, ap);
-  va_end(ap);
-  fputs("Try '" NAME " --help' for more information.\n", stderr);
-  exit(EXIT_USAGE);
-}
 
 static uint64_t count_of(const char *name, const char *arg, uint64_t min, uint64_t max) {
   uint64_t v;

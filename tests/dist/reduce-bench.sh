@@ -2,8 +2,12 @@
 # reduce-bench.sh - reduce-bench's command line, on the host backend:
 # exit statuses as reduce-bench(1) documents them, a bad option's one line
 # and hint, results checked, CSV that a CSV reader takes (every line as
-# many fields as the header) with the columns reduce-bench(1) names.
-# Prints TAP.  Speed is not tested here.
+# many fields as the header) with the columns reduce-bench(1) names; and
+# bench/grid-1d, the developer's grid on the same code, whose CSV must
+# have the columns of bench/data/perf-h200-1d.csv (bench/perf-targets.sh
+# reads them) and a row, checked ok, for every (op, type)
+# gpureduce_reduce supports, size and offset.  Prints TAP.  Speed is not
+# tested here.
 #
 # Runs the same on machines with and without a GPU (--backend host, and
 # --device 1023, which no machine has); runs with --backend cuda are each
@@ -15,28 +19,36 @@
 
 # shellcheck source=tests/dist/taplib.sh
 . "`dirname "$0"`/taplib.sh"
-tap_need GR_ABS_TOP_BUILDDIR
+tap_need GR_ABS_TOP_BUILDDIR GR_ABS_TOP_SRCDIR
 LC_ALL=C
 export LC_ALL
 # The tuning cache is not this test's business: never read or write one.
 GPUREDUCE_TUNE=off
 export GPUREDUCE_TUNE
 bench=$GR_ABS_TOP_BUILDDIR/reduce-bench${GR_EXEEXT-}
+name=reduce-bench
 
 tap_tmpdir bench
 
-echo "1..133"
+echo "1..148"
 n=0
 
-# expect STATUS DESCRIPTION ARGS...: run reduce-bench ARGS (stdout in
-# $tmp/out, stderr in $tmp/err); ok when it exits with STATUS.
+# run_bench ARGS...: $bench ARGS, stdout in $tmp/out, stderr in
+# $tmp/err, the exit status in got; one more test point.
+run_bench ()
+{
+  "$bench" "$@" > "$tmp/out" 2> "$tmp/err"
+  got=$?
+  n=$((n + 1))
+}
+
+# expect STATUS DESCRIPTION ARGS...: run_bench ARGS; ok when it exits with
+# STATUS.
 expect ()
 {
   want=$1 desc=$2
   shift 2
-  "$bench" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  n=$((n + 1))
+  run_bench "$@"
   if test "$got" -eq "$want"; then
     echo "ok $n - $desc"
     return 0
@@ -81,9 +93,7 @@ refused ()
 {
   desc=$1 msg=$2
   shift 2
-  "$bench" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  n=$((n + 1))
+  run_bench "$@"
   if test "$got" -eq 2 && head -n 1 "$tmp/err" | grep -F -e "$msg" > /dev/null; then
     echo "ok $n - $desc"
   else
@@ -100,9 +110,7 @@ run_or_skip ()
 {
   desc=$1
   shift
-  "$bench" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  n=$((n + 1))
+  run_bench "$@"
   skipped=
   if test "$got" -eq 3 && grep 'no CUDA device' "$tmp/err" > /dev/null; then
     skipped="no CUDA device"
@@ -160,16 +168,14 @@ csv_column ()
 }
 
 # bad_option DESCRIPTION MESSAGE ARGS...: exit 2, nothing on stdout, and on
-# stderr exactly "reduce-bench: MESSAGE" and the hint, as getopt_long's
-# programs say it.
+# stderr exactly "$name: MESSAGE" and the hint, as getopt_long's programs
+# say it.
 bad_option ()
 {
   desc=$1 msg=$2
   shift 2
-  "$bench" "$@" > "$tmp/out" 2> "$tmp/err"
-  got=$?
-  n=$((n + 1))
-  printf 'reduce-bench: %s\nTry '\''reduce-bench --help'\'' for more information.\n' "$msg" \
+  run_bench "$@"
+  printf '%s: %s\nTry '\''%s --help'\'' for more information.\n' "$name" "$msg" "$name" \
     > "$tmp/want"
   if test "$got" -eq 2 && ! test -s "$tmp/out" && cmp -s "$tmp/want" "$tmp/err"; then
     echo "ok $n - $desc"
@@ -431,3 +437,46 @@ run_or_skip "cuda: --with-value, random:5 over 2^16 bf16 elements, argmin" \
   --backend cuda --segments random:5 --n 2^16 --op argmin --type bf16 --with-value --repeat 1 \
   --csv
 also_run "cuda: --segments --with-value: every segment checked ok" seg_checked_ok
+
+# ---- bench/grid-1d ----------------------------------------------------------------
+bench=$GR_ABS_TOP_BUILDDIR/bench/grid-1d${GR_EXEEXT-}
+name=grid-1d
+
+# grid PAIRS SIZES OFFSETS: the CSV in $tmp/out has a row for every (op,
+# type) of PAIRS, size and offset, PAIRS distinct pairs, each with SIZES x
+# OFFSETS rows, and every row checked ok.
+grid ()
+{
+  test "$(csv_column op | wc -l)" -eq $(($1 * $2 * $3)) &&
+  test "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$tmp/out" | sort | uniq -c \
+          | awk -v k=$(($2 * $3)) '$1 == k { ++good } END { print good + 0 }')" -eq "$1" &&
+  test -z "$(csv_column check | grep -v '^ok$')"
+}
+
+expect 0 "grid-1d --help" --help
+bad_option "grid-1d: an unknown option" "unrecognized option '--sweep'" --sweep
+bad_option "grid-1d: an unknown operation" "--op: unknown operation 'median'" --op sum,median
+bad_option "grid-1d: an empty item" "--sizes: '2^10,,2^12' is not a list" --sizes 2^10,,2^12
+bad_option "grid-1d: a size that is no count" "--sizes: '12x' is not a count from 1 to 1099511627776" \
+  --sizes 2^10,12x
+
+# Every op and type with flags 0: gpureduce_result_size is not 0 for all
+# 10 x 10 of them.
+expect 0 "grid-1d: host, 2^10 and 2^12 elements, --csv" \
+  --backend host --sizes 2^12,2^10 --repeat 1 --runs 1 --csv
+also "grid-1d: the header of bench/data/perf-h200-1d.csv" \
+  test "$(head -n 1 "$tmp/out")" = "$(head -n 1 "$GR_ABS_TOP_SRCDIR/bench/data/perf-h200-1d.csv")"
+also "grid-1d: 400 rows, 100 (op, type) pairs x 2 sizes x 2 offsets, checked ok" grid 100 2 2
+also "grid-1d: the sizes 1024 and 4096, ascending within each pair" \
+  test "$(csv_column n | head -n 4 | tr '\n' ' ')" = "1024 1024 4096 4096 "
+also "grid-1d: offsets 0 and 3, the default" \
+  test "$(csv_column offset | sort -u | tr '\n' ' ')" = "0 3 "
+also "grid-1d: no cub or probe times on the host backend" \
+  test -z "$({ csv_column cub_us; csv_column probe_us; } | tr -d '\n')"
+expect 0 "grid-1d: host, sum and argmax of f16 and u8 at offset 5" \
+  --backend host --op argmax,sum --type u8,f16 --sizes 1000 --offset 5 --repeat 1 --runs 1 --csv
+also "grid-1d: 8 rows, 4 pairs x 2 offsets, checked ok" grid 4 1 2
+expect 0 "grid-1d: host, --offset 0: offset 0 only, --no-check" \
+  --backend host --op min --type i64 --sizes 2^10 --offset 0 --repeat 1 --runs 1 --no-check --csv
+also "grid-1d: --offset 0 --no-check: one row, not checked" \
+  test "$(sed -n 2p "$tmp/out" | cut -d, -f1-4,8)" = "min,i64,1024,0,-"

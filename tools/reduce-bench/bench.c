@@ -36,6 +36,15 @@ _Noreturn void fatal(int status, const char *fmt, ...) {
   exit(status);
 }
 
+_Noreturn void usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+  exit(EXIT_USAGE);
+}
+
 void *xmalloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (!p) fatal(EXIT_WRONG, "out of host memory (%zu bytes)", bytes);

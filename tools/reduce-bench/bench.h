@@ -47,6 +47,9 @@ void vmessage(const char *fmt, va_list ap);
 void message(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* vmessage, then exit(status). */
 _Noreturn void fatal(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* A bad option or value: the message, then "Try 'NAME --help' for more
+ * information." (getopt_long's programs' hint), exit(EXIT_USAGE). */
+_Noreturn void usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* malloc, and fatal(EXIT_WRONG, ...) when it fails. */
 void *xmalloc(size_t bytes);

@@ -358,32 +358,24 @@ extern "C" int bench_cub_version(void) {
 #endif
 }
 
-extern "C" int bench_cublas_built(void) {
-#ifdef HAVE_CUBLAS
-  return 1;
-#else
-  return 0;
-#endif
-}
-
 /* ---- one vector ---------------------------------------------------------- */
 
 /* cuBLAS times the f32 and f64 nrm2 (the side-by-side comparison):
  * cublasSnrm2_64 and cublasDnrm2_64, results in device memory (pointer mode
  * device), so that a call only enqueues work, as gpureduce's does. */
 static int blas_nrm2(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  return bench_cublas_built() && op == GPUREDUCE_NRM2 && flags == 0 &&
-         (type == GPUREDUCE_F32 || type == GPUREDUCE_F64);
-}
-
-extern "C" int bench_cub_supports(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  return blas_nrm2(type, op, flags) || (bench_cub_built() && cub_has_op(op));
+#ifdef HAVE_CUBLAS
+  return op == GPUREDUCE_NRM2 && flags == 0 && (type == GPUREDUCE_F32 || type == GPUREDUCE_F64);
+#else
+  (void)type, (void)op, (void)flags;
+  return 0;
+#endif
 }
 
 extern "C" struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_op_t op,
                                               unsigned flags, const size_t *ns, size_t count) {
-  if (!bench_cub_supports(type, op, flags)) return nullptr;
   const int blas = blas_nrm2(type, op, flags);
+  if (!blas && !(bench_cub_built() && cub_has_op(op))) return nullptr;
   bench_cub *c = static_cast<bench_cub *>(host_calloc(sizeof(bench_cub), "a comparison"));
   c->type = type;
   c->op = op;

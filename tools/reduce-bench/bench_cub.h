@@ -21,9 +21,8 @@
 extern "C" {
 #endif
 
-/* 1 when bench_cub.cu was compiled with HAVE_CUB, HAVE_CUBLAS. */
+/* 1 when bench_cub.cu was compiled with HAVE_CUB. */
 int bench_cub_built(void);
-int bench_cublas_built(void);
 /* CUB_VERSION (300001 is 3.0.1), or 0 when not built. */
 int bench_cub_version(void);
 
@@ -45,8 +44,6 @@ int bench_cub_version(void);
 struct bench_cub;
 struct bench_cub *bench_cub_create(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
                                    const size_t *ns, size_t count);
-/* 1 when bench_cub_create() gives a comparison for (type, op, flags). */
-int bench_cub_supports(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 /* The CUB (or cuBLAS) call, e.g. "cub::DeviceReduce::Sum". */
 const char *bench_cub_name(const struct bench_cub *c);
 /* Enqueue one reduction of n elements (n at most the largest of ns). */

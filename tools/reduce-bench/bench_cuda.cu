@@ -78,7 +78,8 @@ extern "C" void bench_cuda_open(int device, struct bench_device_info *info) {
   info->l2_bytes = (size_t)l2;
   CHECK(cudaRuntimeGetVersion(&info->runtime_version), "cudaRuntimeGetVersion");
   CHECK(cudaDriverGetVersion(&info->driver_version), "cudaDriverGetVersion");
-  CHECK(cudaMemGetInfo(&info->free_bytes, &info->total_bytes), "cudaMemGetInfo");
+  size_t total = 0;
+  CHECK(cudaMemGetInfo(&info->free_bytes, &total), "cudaMemGetInfo");
 }
 
 /* ---- memory ------------------------------------------------------------ */

@@ -41,7 +41,6 @@ struct bench_device_info {
   int runtime_version; /* cudaRuntimeGetVersion: 13000 is 13.0 */
   int driver_version;  /* cudaDriverGetVersion */
   size_t l2_bytes;
-  size_t total_bytes;
   size_t free_bytes; /* at bench_cuda_open() */
 };
 

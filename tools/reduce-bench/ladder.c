@@ -124,7 +124,7 @@ static uint64_t multipass_bytes(size_t n, unsigned per_block, unsigned *passes) 
 }
 
 /* v5 and v6: n floats plus one partial per block of the first phase, whose
- * grid is min(ceil(n/256), 8 blocks per SM, 2048) (src/ladder.cu). */
+ * grid is min(ceil(n/256), 8 blocks per SM, 2048) (the library's ladder). */
 static uint64_t two_phase_bytes(size_t n, int sm_count) {
   uint64_t grid = (n + 255) / 256;
   if (grid > (uint64_t)sm_count * 8) grid = (uint64_t)sm_count * 8;

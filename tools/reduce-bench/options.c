@@ -14,7 +14,6 @@
 #endif
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,17 +83,6 @@ static const char *const usage_text[] = {
 static void print_usage(void) {
   for (size_t i = 0; i < sizeof usage_text / sizeof usage_text[0]; ++i)
     printf("%s\n", usage_text[i]);
-}
-
-/* One line "reduce-bench: ..." and the hint on stderr, exit 2. */
-static _Noreturn void usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static _Noreturn void usage_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vmessage(fmt, ap);
-  va_end(ap);
-  fputs("Try '" PROGRAM " --help' for more information.\n", stderr);
-  exit(EXIT_USAGE);
 }
 
 /* ---- values ---------------------------------------------------------------- */
@@ -181,7 +169,7 @@ static void print_version(void) {
   printf("CUB comparison: %s\n", cub_text(cub, sizeof cub));
 }
 
-/* ---- the checks across options ----------------------------------------------- */
+/* ---- getopt_long, and the checks across options ------------------------------ */
 
 enum {
   OPT_N = 256,
