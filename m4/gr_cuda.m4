@@ -450,7 +450,7 @@ AC_SUBST([CUDA_ARCH_REQUEST])
 
 # GR_CUDA_CUB
 # -----------
-# Whether nvcc compiles the CUB calls of tools/reduce-bench/bench_cuda.cu (the
+# Whether nvcc compiles the CUB calls of tools/reduce-bench/bench_cub.cu (the
 # benchmark's reference): DeviceReduce::Sum, TransformReduce with
 # cuda::std::plus, and the ArgMin that writes the value and the index to
 # two outputs (newer than CUDA 12.0's CCCL; CUDA 13.0's has it).

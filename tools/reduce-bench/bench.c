@@ -13,10 +13,19 @@
 
 #include "bench.h"
 
+const char *program_name = PROGRAM;
+
 void vmessage(const char *fmt, va_list ap) {
-  fputs(PROGRAM ": ", stderr);
+  fprintf(stderr, "%s: ", program_name);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+void message(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
 }
 
 _Noreturn void fatal(int status, const char *fmt, ...) {
@@ -25,6 +34,15 @@ _Noreturn void fatal(int status, const char *fmt, ...) {
   vmessage(fmt, ap);
   va_end(ap);
   exit(status);
+}
+
+_Noreturn void usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+  exit(EXIT_USAGE);
 }
 
 void *xmalloc(size_t bytes) {

@@ -6,16 +6,15 @@
  *
  * reduce-bench is a program: its functions may print and exit.  The parts:
  *   options.c  the command line, --help (the source of reduce-bench(1))
- *   timing.c   clocks, batches, medians, the probe's fastest grid
  *   run.c      one run: backend, handle, clock, buffers, the library's call
- *   report.c   tables and their output as text, CSV or JSON
- *   checks.c   what a result must be
- *   ladder.c, sweep.c, tune.c  the ladder, the sweep, the tuner
- *   sweep1d.c  --sweep-1d (every op and type, two alignments)
- *   batched.c  --batch and --sweep-batched (gpureduce_reduce_batched)
- *   segments.c --segments and --sweep-segments (gpureduce_reduce_segments)
- *   dot.c      --op dot (gpureduce_dot), cublas.c its cuBLAS comparison
- *   bench_cuda.cu  the CUDA side (fills, events, CUB, the probe)
+ *   timing.c   clocks, batches, medians, the probe's fastest grid
+ *   report.c   tables as text or CSV
+ *   checks.c   what a result must be, against the tests' reference
+ *   modes.h    the modes: ladder.c, sweep.c, batched.c, segments.c (with
+ *              lengths.c, the segment lengths), dot.c (with cublas.c),
+ *              tune.c; vectors.c, the batched and segmented checks
+ *   bench_cuda.cu  the CUDA side (fills, events, the probe)
+ *   bench_cub.cu   CUB's and cuBLAS's calls
  *   main.c     the mode the options choose
  */
 #ifndef REDUCE_BENCH_BENCH_H
@@ -40,10 +39,17 @@ enum {
   EXIT_NO_DEVICE = 3 /* --backend cuda (or --device D) and no such device */
 };
 
+/* The name messages start with: PROGRAM, or bench/grid-1d's. */
+extern const char *program_name;
+
 /* One line on stderr: "reduce-bench: " and the message. */
 void vmessage(const char *fmt, va_list ap);
+void message(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* vmessage, then exit(status). */
 _Noreturn void fatal(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* A bad option or value: the message, then "Try 'NAME --help' for more
+ * information." (getopt_long's programs' hint), exit(EXIT_USAGE). */
+_Noreturn void usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* malloc, and fatal(EXIT_WRONG, ...) when it fails. */
 void *xmalloc(size_t bytes);

@@ -5,7 +5,7 @@
  *
  * The semantics live in the tests' independent reference
  * (tests/lib/reference.h), not here: the bench knows only what n ones
- * reduce to.  Results are in host memory, as the library wrote them
+ * sum to.  Results are in host memory, as the library wrote them
  * (gpureduce_result_size() bytes, at most RESULT_MAX).
  *
  * GPUREDUCE_WITH_VALUE's 16 bytes are compared whole: the index at byte 0
@@ -32,12 +32,8 @@ struct verdict {
   char detail[320]; /* room for two value results */
 };
 
-/* ARGMIN or ARGMAX; MIN or MAX. */
+/* ARGMIN or ARGMAX. */
 int op_is_arg(gpureduce_op_t op);
-int op_is_extremum(gpureduce_op_t op);
-
-/* ARGMIN or ARGMAX with GPUREDUCE_WITH_VALUE: a 16-byte result. */
-int is_value_result(gpureduce_op_t op, unsigned flags);
 
 /* GPUREDUCE_WITH_VALUE's 16 bytes for the index `index` of ARGMIN or
  * ARGMAX (type t), with element the element there (its bytes in host
@@ -63,11 +59,10 @@ struct verdict check_close(gpureduce_type_t t, gpureduce_op_t op, unsigned flags
 /* |got - want| <= bound for an f32 result. */
 struct verdict check_near_f32(float got, double want, double bound, const char *what);
 
-/* The result of (type, op, flags) over n ones: n for the sums, 1 for prod,
- * min and max, index 0 for argmin and argmax (with GPUREDUCE_WITH_VALUE,
- * and the value 1). */
-struct verdict check_ones(gpureduce_type_t t, gpureduce_op_t op, unsigned flags, size_t n,
-                          const void *got);
+/* got, the f32 sum of n ones: n, exactly up to 2^24; beyond, where some
+ * partial sums of ones are not representable, within (log2 n + 8)
+ * roundings of n. */
+struct verdict check_ones(size_t n, float got);
 /* got, the library's result over x[0 .. n-1] (host memory), against the
  * tests' reference: its bits, and for floating sum-likes its error bound
  * too (GPUREDUCE_WITH_VALUE: ref_with_value, the index of the

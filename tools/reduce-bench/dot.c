@@ -1,5 +1,5 @@
 /*
- * dot.c - reduce-bench --op dot (see dot.h).
+ * dot.c - reduce-bench --op dot (see modes.h).
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  *
@@ -23,20 +23,19 @@
 
 #include "bench.h"
 #include "bench_cuda.h"
+#include "checks.h"
 #include "cublas.h"
-#include "dot.h"
+#include "modes.h"
 #include "options.h"
 #include "reference.h"
 #include "report.h"
 #include "run.h"
 #include "timing.h"
 
-#define DOT_BATCH 20                       /* back-to-back calls timed as one batch */
-#define DOT_MIN_LOG2 10
-#define DOT_MAX_LOG2 30                    /* CUDA */
-#define DOT_HOST_MAX_LOG2 24               /* host backend */
+#define DOT_MAX_N ((size_t)1 << 30)         /* CUDA */
+#define DOT_HOST_MAX_N ((size_t)1 << 24)    /* host backend */
 #define DOT_REFERENCE_MAX ((size_t)1 << 26) /* the reference checks up to this n */
-#define SEED_X 0x2545f4914f6cdd1dull
+#define SEED_X RANDOM_SEED
 #define SEED_Y 0x9e3779b97f4a7c15ull
 
 enum {
@@ -94,31 +93,21 @@ static void run_blas_dot(void *arg) {
   bench_cublas_dot(c->blas, c->type, c->n, c->x, c->y, c->out);
 }
 
-static void fill(struct input *in, gpureduce_type_t t, uint64_t seed) {
-  if (in->cuda)
-    bench_fill_random(in->x, in->n, t, seed);
-  else
-    bench_fill_random_host(in->x, in->n, t, seed);
-}
-
 int run_dot(struct run *run) {
   const struct options *o = run->opt;
   const gpureduce_type_t type = o->type;
   const size_t es = gpureduce_type_size(type), rs = gpureduce_result_size(type, GPUREDUCE_SUM, o->flags);
-  size_t ns[DOT_MAX_LOG2 - DOT_MIN_LOG2 + 1], count = 0;
-  if (o->sweep) {
-    const int top = run->cuda ? DOT_MAX_LOG2 : DOT_HOST_MAX_LOG2;
-    for (int k = DOT_MIN_LOG2; k <= top; ++k) ns[count++] = (size_t)1 << k;
-  } else {
-    ns[count++] = o->n;
-  }
+  size_t ns[40], count = 1;
+  ns[0] = o->n;
+  if (o->sweep)
+    count = (size_t)sweep_sizes(o->n ? o->n : run->cuda ? DOT_MAX_N : DOT_HOST_MAX_N, 0, ns);
   const size_t max_n = ns[count - 1];
-  run->mode = o->sweep ? "dot-sweep" : "dot";
   struct input x = input_alloc(run->cuda, type, max_n, o->offset, "x");
   struct input y = input_alloc(run->cuda, type, max_n, 0, "y");
-  fill(&x, type, SEED_X);
-  fill(&y, type, SEED_Y);
-  void *out = output_alloc(run->cuda), *blas_out = run->cuda ? output_alloc(1) : NULL;
+  fill_random(&x, type, SEED_X);
+  fill_random(&y, type, SEED_Y);
+  void *out = backend_alloc(run->cuda, RESULT_MAX, "output");
+  void *blas_out = run->cuda ? backend_alloc(1, RESULT_MAX, "cuBLAS output") : NULL;
   /* host copies for the reference */
   const size_t ref_n = max_n < DOT_REFERENCE_MAX ? max_n : DOT_REFERENCE_MAX;
   const void *hx = x.x, *hy = y.x;
@@ -144,7 +133,7 @@ int run_dot(struct run *run) {
   struct table t;
   table_init(&t, dot_columns, DC_COUNT);
   t.enabled[DC_BLAS_US] = t.enabled[DC_BLAS_GBS] = t.enabled[DC_SPEEDUP] = blas != NULL;
-  const struct timing tm = {WARMUP_CALLS, o->repeat, DOT_BATCH};
+  const struct timing tm = batch_timing(o->repeat);
   for (size_t k = 0; k < count; ++k) {
     const size_t n = ns[k];
     char nl[32];
@@ -188,19 +177,17 @@ int run_dot(struct run *run) {
       set_text(r, DC_CHECK, "ok (reference bits)");
     } else {
       ++run->wrong;
-      fprintf(stderr, PROGRAM ": WRONG: gpureduce_dot, n = %zu: got 0x%" PRIx64
-                      ", the reference's bits are 0x%" PRIx64 "\n",
+      message("WRONG: gpureduce_dot, n = %zu: got 0x%" PRIx64 ", the reference's bits are 0x%" PRIx64,
               n, got, w.bits);
       set_text(r, DC_CHECK, "WRONG");
     }
   }
   print_report(run, &t);
-  table_free(&t);
   bench_cublas_destroy(blas);
   free(hx_copy);
   free(hy_copy);
-  output_free(run->cuda, out);
-  if (blas_out) output_free(1, blas_out);
+  backend_free(run->cuda, out);
+  if (blas_out) backend_free(1, blas_out);
   input_free(&x);
   input_free(&y);
   return run->wrong ? EXIT_WRONG : EXIT_OK;

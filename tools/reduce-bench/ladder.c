@@ -1,11 +1,12 @@
 /*
- * ladder.c - the ladder, reduce-bench's default mode (see ladder.h).
+ * ladder.c - the ladder, reduce-bench's default mode (see modes.h).
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  *
- * CUDA: the rungs v1..v6 (gpureduce_ladder_sum_f32, f32 sum only),
- * gpureduce, CUB and the probe on n ones, after the bandwidth limit of the
- * probe over 1 GiB.  Host: a serial loop and gpureduce.
+ * CUDA: the rungs v1..v6 (gpureduce_ladder_sum_f32), gpureduce, CUB and
+ * the probe on n floats that are all 1.0, after the bandwidth limit of the
+ * probe over 1 GiB; every sum must be n.  Host: a serial loop and
+ * gpureduce.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -18,9 +19,10 @@
 #include "gpureduce.h"
 
 #include "bench.h"
+#include "bench_cub.h"
 #include "bench_cuda.h"
 #include "checks.h"
-#include "ladder.h"
+#include "modes.h"
 #include "options.h"
 #include "report.h"
 #include "run.h"
@@ -85,7 +87,6 @@ enum {
   LC_GBS,
   LC_LIMIT,
   LC_VS_FIRST,
-  LC_VS_PLAIN,
   LC_STEP,
   LC_CHECK,
   LC_COUNT
@@ -101,7 +102,6 @@ static const struct column ladder_columns[LC_COUNT] = {
     [LC_GBS] = {"gbs", "GB/s", 1, SHOW_ALL, 0},
     [LC_LIMIT] = {"pct_limit", "% limit", 1, SHOW_ALL, 0},
     [LC_VS_FIRST] = {"speedup_vs_v1", "x v1", 2, SHOW_ALL, 0},
-    [LC_VS_PLAIN] = {"speedup_vs_plain", "x plain", 2, SHOW_ALL, 0},
     [LC_STEP] = {"step", "step", 2, SHOW_ALL, 0},
     [LC_CHECK] = {"check", "check", 0, SHOW_ALL, 1},
 };
@@ -124,7 +124,7 @@ static uint64_t multipass_bytes(size_t n, unsigned per_block, unsigned *passes) 
 }
 
 /* v5 and v6: n floats plus one partial per block of the first phase, whose
- * grid is min(ceil(n/256), 8 blocks per SM, 2048) (src/ladder.cu). */
+ * grid is min(ceil(n/256), 8 blocks per SM, 2048) (the library's ladder). */
 static uint64_t two_phase_bytes(size_t n, int sm_count) {
   uint64_t grid = (n + 255) / 256;
   if (grid > (uint64_t)sm_count * 8) grid = (uint64_t)sm_count * 8;
@@ -147,11 +147,10 @@ struct ladder_ctx {
   const struct timing *tm;
 };
 
-/* bits: the row's result of --op and --type with flags. */
-static void check_row(struct ladder_ctx *lc, struct ladder_row *row, unsigned flags,
-                      const void *bits) {
+/* sum: the row's f32 sum of the n ones. */
+static void check_row(struct ladder_ctx *lc, struct ladder_row *row, float sum) {
   const struct options *o = lc->run->opt;
-  const struct verdict v = check_ones(o->type, o->op, flags, o->n, bits);
+  const struct verdict v = check_ones(o->n, sum);
   row->checked = 1;
   row->exact = v.exact;
   row->wrong = v.wrong;
@@ -178,7 +177,7 @@ static void ladder_rung(struct ladder_ctx *lc, gpureduce_ladder_rung_t rung, voi
   bench_cuda_poison(lc->out, 16);
   run_rung(&call);
   bench_cuda_copy_to_host(&sum, lc->out, sizeof sum);
-  check_row(lc, row, 0, &sum);
+  check_row(lc, row, sum);
 }
 
 /* Workspace for every rung: the largest size, allocated once. */
@@ -199,64 +198,49 @@ static void ladder_rungs(struct ladder_ctx *lc, struct ladder_row *rows, int *nr
   const size_t ws_bytes = ladder_workspace(o, lc->run->h);
   void *ws = ws_bytes ? bench_cuda_alloc(ws_bytes, "ladder workspace") : NULL;
   for (int r = GPUREDUCE_LADDER_FIRST; r <= GPUREDUCE_LADDER_LAST; ++r) {
-    if (!(o->only & (1u << (r - 1)))) continue;
     progress(" ladder v%d ...", r);
     ladder_rung(lc, (gpureduce_ladder_rung_t)r, ws, ws_bytes, &rows[(*nrows)++]);
   }
   bench_cuda_free(ws);
 }
 
-/* The library's row; plain: with --with-value, the row of the same call
- * without the flag (the plain arg op), which is no rung. */
-static void ladder_library(struct ladder_ctx *lc, struct ladder_row *row, int plain) {
-  const struct options *o = lc->run->opt;
-  struct reduce_call call = {lc->in.x, lc->out, lc->in.n, o->type, o->op, o->flags, lc->run->h};
-  char what[64];
-  if (plain) call = plain_call(&call);
-  row->id = plain ? "plain" : "gpureduce";
-  row->rung = !plain;
-  if (is_plain_f32_sum(o))
-    snprintf(row->kernel, sizeof row->kernel, "gpureduce_sum_f32");
-  else
-    snprintf(row->kernel, sizeof row->kernel, "gpureduce_reduce %s",
-             call_text(call.type, gpureduce_op_name(call.op), call.flags, what, sizeof what));
+/* The library's row: gpureduce_sum_f32. */
+static void ladder_library(struct ladder_ctx *lc, struct ladder_row *row) {
+  struct reduce_call call = {lc->in.x, lc->out, lc->in.n, GPUREDUCE_F32, GPUREDUCE_SUM, 0,
+                             lc->run->h};
+  row->id = "gpureduce";
+  row->rung = 1;
+  snprintf(row->kernel, sizeof row->kernel, "gpureduce_sum_f32");
   snprintf(row->launches, sizeof row->launches, "%s", lc->run->cuda ? "1" : "-");
-  row->bytes = (uint64_t)lc->in.n * gpureduce_type_size(o->type);
+  row->bytes = (uint64_t)lc->in.n * sizeof(float);
   progress(" ladder %s ...", row->id);
   row->ms = median_ms(&lc->run->ck, lc->tm, run_reduce, &call);
-  if (!o->check) return;
-  RESULT_BUFFER(bits);
-  library_result(&call, lc->run->cuda, bits);
-  check_row(lc, row, call.flags, bits);
-}
-
-/* The library's rows: with --with-value the plain arg op's first. */
-static void ladder_library_rows(struct ladder_ctx *lc, struct ladder_row *rows, int *nrows) {
-  if (is_with_value(lc->run->opt)) ladder_library(lc, &rows[(*nrows)++], 1);
-  ladder_library(lc, &rows[(*nrows)++], 0);
+  if (!lc->run->opt->check) return;
+  float sum;
+  library_result(&call, lc->run->cuda, &sum);
+  check_row(lc, row, sum);
 }
 
 static void ladder_cub(struct ladder_ctx *lc, struct ladder_row *row) {
   const struct options *o = lc->run->opt;
-  struct cub_call call = {bench_cub_create(o->type, o->op, o->flags, &o->n, 1), lc->in.x, lc->in.n};
+  struct cub_call call = {bench_cub_create(GPUREDUCE_F32, GPUREDUCE_SUM, 0, &o->n, 1), lc->in.x,
+                          lc->in.n};
   row->id = "cub";
   snprintf(row->kernel, sizeof row->kernel, "%s", bench_cub_name(call.cub));
   snprintf(row->launches, sizeof row->launches, "%s", o->n >= 65536 ? "2" : "1-2");
-  row->bytes = (uint64_t)o->n * gpureduce_type_size(o->type);
+  row->bytes = (uint64_t)o->n * sizeof(float);
   progress(" ladder cub ...");
   row->ms = median_ms(&lc->run->ck, lc->tm, run_cub, &call);
   if (o->check) {
-    RESULT_BUFFER(bits);
-    bench_cub_run_once(call.cub, lc->in.x, o->n, bits,
-                       gpureduce_result_size(o->type, o->op, o->flags));
-    check_row(lc, row, o->flags, bits);
+    float sum;
+    bench_cub_run_once(call.cub, lc->in.x, o->n, &sum, sizeof sum);
+    check_row(lc, row, sum);
   }
   bench_cub_destroy(call.cub);
 }
 
 static void ladder_probe(struct ladder_ctx *lc, struct bench_probe *probe, struct ladder_row *row) {
-  const struct options *o = lc->run->opt;
-  const uint64_t bytes = (uint64_t)o->n * gpureduce_type_size(o->type);
+  const uint64_t bytes = (uint64_t)lc->in.n * sizeof(float);
   progress(" ladder probe ...");
   const struct probe_best best =
       time_probe(&lc->run->ck, lc->tm, probe, lc->in.x, bytes, lc->run->dev.sm_count);
@@ -270,7 +254,7 @@ static void ladder_probe(struct ladder_ctx *lc, struct bench_probe *probe, struc
 /* The probe's GB/s over a 1 GiB buffer of random words: the limit. */
 static void measure_limit(struct run *run, const struct timing *tm, struct bench_probe *probe) {
   struct input big = input_alloc(1, GPUREDUCE_U32, LIMIT_BYTES / 4, 0, "1 GiB probe buffer");
-  fill_random(&big, GPUREDUCE_U32);
+  fill_random(&big, GPUREDUCE_U32, RANDOM_SEED);
   progress(" bandwidth limit ...");
   const struct probe_best best =
       time_probe(&run->ck, tm, probe, big.x, LIMIT_BYTES, run->dev.sm_count);
@@ -282,22 +266,15 @@ static void measure_limit(struct run *run, const struct timing *tm, struct bench
 /* Speedups, the largest step and the check verdict; then the table. */
 static void ladder_table(struct run *run, const struct ladder_row *rows, int nrows,
                          struct table *t) {
-  const struct ladder_row *first = NULL, *prev = NULL, *step_from = NULL, *step_to = NULL;
-  const struct ladder_row *plain = NULL, *library = NULL;
+  const struct ladder_row *first = &rows[0], *prev = NULL, *step_from = NULL, *step_to = NULL;
   double step_best = 0.0;
-  for (int i = 0; i < nrows; ++i) {
-    if (strcmp(rows[i].id, "plain") == 0) plain = &rows[i];
-    if (strcmp(rows[i].id, "gpureduce") == 0) library = &rows[i];
-  }
   table_init(t, ladder_columns, LC_COUNT);
-  t->enabled[LC_VS_PLAIN] = plain != NULL;
   t->enabled[LC_LIMIT] = run->limit_gbs > 0;
   t->enabled[LC_LAUNCHES] = run->cuda;
   if (!run->cuda) t->title[LC_VS_FIRST] = "x serial", t->key[LC_VS_FIRST] = "speedup_vs_serial";
   for (int i = 0; i < nrows; ++i) {
     const struct ladder_row *lr = &rows[i];
     struct row *r = table_add(t);
-    if (!first && (strcmp(lr->id, "v1") == 0 || strcmp(lr->id, "serial") == 0)) first = lr;
     set_text(r, LC_ROW, "%s", lr->id);
     set_text(r, LC_KERNEL, "%s", lr->kernel);
     set_text(r, LC_LAUNCHES, "%s", lr->launches);
@@ -306,8 +283,7 @@ static void ladder_table(struct run *run, const struct ladder_row *rows, int nro
     set_num(r, LC_MS, lr->ms);
     set_num(r, LC_GBS, gbps(lr->bytes, lr->ms));
     if (run->limit_gbs > 0) set_num(r, LC_LIMIT, 100.0 * gbps(lr->bytes, lr->ms) / run->limit_gbs);
-    if (first) set_num(r, LC_VS_FIRST, first->ms / lr->ms);
-    if (plain) set_num(r, LC_VS_PLAIN, plain->ms / lr->ms);
+    set_num(r, LC_VS_FIRST, first->ms / lr->ms);
     if (lr->rung && prev) {
       set_num(r, LC_STEP, prev->ms / lr->ms);
       if (prev->ms / lr->ms > step_best)
@@ -318,9 +294,6 @@ static void ladder_table(struct run *run, const struct ladder_row *rows, int nro
   }
   if (step_to)
     add_summary(run, "largest step: %s -> %s, %.2fx", step_from->id, step_to->id, step_best);
-  if (plain && library)
-    add_summary(run, "with value: %.2fx the plain %s's speed (%.4f ms, plain %.4f ms)",
-                plain->ms / library->ms, gpureduce_op_name(run->opt->op), library->ms, plain->ms);
 }
 
 static void ladder_verdict(struct run *run, const struct ladder_row *rows, int nrows) {
@@ -338,17 +311,6 @@ static void ladder_verdict(struct run *run, const struct ladder_row *rows, int n
   else if (run->wrong)
     add_summary(run, "check: WRONG:%s (%d of %d results right; details on stderr)", wrong,
                 checked - run->wrong, checked);
-  else if (op_is_arg(o->op))
-    add_summary(run, "check: all %d results right (index 0%s of %zu ones, exact)", checked,
-                is_with_value(o) ? " and the value 1" : "", o->n);
-  else if (o->op == GPUREDUCE_PROD || op_is_extremum(o->op))
-    add_summary(run, "check: all %d results right (1 from %zu ones, exact)", checked, o->n);
-  else if (o->op == GPUREDUCE_MEAN_VAR)
-    add_summary(run, "check: all %d results right (mean 1, variance 0 of %zu ones, exact)",
-                checked, o->n);
-  else if (o->op == GPUREDUCE_NRM2)
-    add_summary(run, "check: all %d results right (the norm of %zu ones is sqrt(n), within "
-                "(log2 n + 8) roundings)", checked, o->n);
   else
     add_summary(run, "check: all %d results right (%zu ones sum to n = %zu, %s)", checked, o->n,
                 o->n, inexact ? "within float rounding past 2^24" : "exact");
@@ -356,76 +318,61 @@ static void ladder_verdict(struct run *run, const struct ladder_row *rows, int n
 
 static void ladder_notes(struct run *run, const struct input *in) {
   const struct options *o = run->opt;
-  const double bytes = (double)in->n * gpureduce_type_size(o->type);
+  const double bytes = (double)in->n * sizeof(float);
   char nd[64], bd[32], ld[32];
   describe_n(in->n, nd, sizeof nd);
   describe_bytes(bytes, bd, sizeof bd);
-  if (run->cuda) {
-    const double l2 = (double)run->dev.l2_bytes;
-    add_head(run, "input: %s ones, %s: %sL2-resident (L2 %s)%s", nd, bd, bytes <= l2 ? "" : "not ",
-             describe_bytes(l2, ld, sizeof ld),
-             bytes > l2 && bytes < 4 * l2 ? "; under 4x L2, part may stay in L2 between runs" : "");
-    add_note(run, "time: median of %d runs of one whole reduction after %d warm-ups, CUDA events",
-             o->repeat, WARMUP_CALLS);
-    add_note(run,
-             "bytes: v1-v4 every pass (n, then the partials), v5/v6 n plus the partials, "
-             "gpureduce n x element size (its roots not counted), cub and probe n x element size");
-    add_note(run, "probe: fastest grid of SMs x {1,2,4,8,16} blocks of %d", BENCH_BLOCK);
-  } else {
+  if (!run->cuda) {
     add_head(run, "input: %s ones, %s", nd, bd);
     add_note(run, "time: median of %d runs after %d warm-ups, clock_gettime(CLOCK_MONOTONIC)",
              o->repeat, WARMUP_CALLS);
+    add_note(run, "rows v1..v6, cub and probe need CUDA; the host backend runs gpureduce and a "
+                  "serial loop for comparison");
+    return;
   }
-  if (!is_plain_f32_sum(o) && run->cuda)
-    add_note(run, "the ladder rungs v1..v6 are f32 sum only: rows gpureduce, cub, probe");
-  if (!is_with_value(o)) return;
+  const double l2 = (double)run->dev.l2_bytes;
+  add_head(run, "input: %s ones, %s: %sL2-resident (L2 %s)%s", nd, bd, bytes <= l2 ? "" : "not ",
+           describe_bytes(l2, ld, sizeof ld),
+           bytes > l2 && bytes < 4 * l2 ? "; under 4x L2, part may stay in L2 between runs" : "");
+  add_note(run, "time: median of %d runs of one whole reduction after %d warm-ups, CUDA events",
+           o->repeat, WARMUP_CALLS);
   add_note(run,
-           "plain: the same gpureduce_reduce without GPUREDUCE_WITH_VALUE (an 8-byte index, not "
-           "16 bytes); x plain = plain time / the row's time");
-  if (run->cuda && bench_cub_built())
-    add_note(run, "cub: %s returns the index and the value (a key-value pair): like for like",
-             o->op == GPUREDUCE_ARGMIN ? "cub::DeviceReduce::ArgMin" : "cub::DeviceReduce::ArgMax");
+           "bytes: v1-v4 every pass (n, then the partials), v5/v6 n plus the partials, "
+           "gpureduce n x element size (its roots not counted), cub and probe n x element size");
+  add_note(run, "probe: fastest grid of SMs x {1,2,4,8,16} blocks of %d", BENCH_BLOCK);
+  if (!bench_cub_built()) add_note(run, "cub: not built (configure found no CUB)");
 }
 
 /* The table, the verdict and the notes, printed; the buffers freed. */
 static int ladder_report(struct ladder_ctx *lc, const struct ladder_row *rows, int nrows) {
   struct run *run = lc->run;
   struct table t;
+  ladder_notes(run, &lc->in);
   ladder_table(run, rows, nrows, &t);
   ladder_verdict(run, rows, nrows);
-  ladder_notes(run, &lc->in);
   print_report(run, &t);
-  table_free(&t);
-  output_free(run->cuda, lc->out);
+  backend_free(run->cuda, lc->out);
   input_free(&lc->in);
   return run->wrong ? EXIT_WRONG : EXIT_OK;
 }
 
 static int run_ladder_cuda(struct run *run) {
   const struct options *o = run->opt;
-  apply_blocks(run, o->n);
   describe_blocks(run, o->n);
   const struct timing tm = {WARMUP_CALLS, o->repeat, 1};
-  struct ladder_row rows[ROW_COUNT + 1]; /* --with-value: the plain row too */
+  struct ladder_row rows[9]; /* v1..v6, gpureduce, cub, probe */
   int nrows = 0;
   struct bench_probe *probe = bench_probe_create();
   memset(rows, 0, sizeof rows);
-  run->mode = is_plain_f32_sum(o) ? "ladder" : "single";
   measure_limit(run, &tm, probe);
-  struct ladder_ctx lc = {run, input_alloc(1, o->type, o->n, o->offset, "input"), output_alloc(1),
-                          &tm};
-  fill_ones(&lc.in, o->type);
-  if (is_plain_f32_sum(o)) ladder_rungs(&lc, rows, &nrows);
-  if (o->only & (1u << ROW_LIB)) ladder_library_rows(&lc, rows, &nrows);
-  const int cub = bench_cub_supports(o->type, o->op, o->flags);
-  if ((o->only & (1u << ROW_CUB)) && cub) ladder_cub(&lc, &rows[nrows++]);
-  if (o->only & (1u << ROW_PROBE)) ladder_probe(&lc, probe, &rows[nrows++]);
+  struct ladder_ctx lc = {run, input_alloc(1, GPUREDUCE_F32, o->n, o->offset, "input"),
+                          backend_alloc(1, RESULT_MAX, "output"), &tm};
+  fill_ones(&lc.in, GPUREDUCE_F32);
+  ladder_rungs(&lc, rows, &nrows);
+  ladder_library(&lc, &rows[nrows++]);
+  if (bench_cub_built()) ladder_cub(&lc, &rows[nrows++]);
+  ladder_probe(&lc, probe, &rows[nrows++]);
   progress(" ");
-  if ((o->only & (1u << ROW_CUB)) && !bench_cub_built())
-    add_note(run, "cub: not built (configure found no CUB)");
-  else if ((o->only & (1u << ROW_CUB)) && !cub)
-    add_note(run, "cub: no CUB (or cuBLAS) call computes %s %s", gpureduce_type_name(o->type),
-             gpureduce_op_name(o->op));
   const int status = ladder_report(&lc, rows, nrows);
   bench_probe_destroy(probe);
   return status;
@@ -452,19 +399,15 @@ static void ladder_serial(struct ladder_ctx *lc, struct ladder_row *row) {
 static int run_ladder_host(struct run *run) {
   const struct options *o = run->opt;
   const struct timing tm = {WARMUP_CALLS, o->repeat, 1};
-  struct ladder_row rows[2]; /* serial (f32 sum) or plain (--with-value), gpureduce */
-  int nrows = 0;
+  struct ladder_row rows[2]; /* serial, gpureduce */
   memset(rows, 0, sizeof rows);
-  run->mode = is_plain_f32_sum(o) ? "ladder" : "single";
-  struct ladder_ctx lc = {run, input_alloc(0, o->type, o->n, o->offset, "input"), output_alloc(0),
-                          &tm};
-  fill_ones(&lc.in, o->type);
-  if (is_plain_f32_sum(o)) ladder_serial(&lc, &rows[nrows++]);
-  if (o->only & (1u << ROW_LIB)) ladder_library_rows(&lc, rows, &nrows);
+  struct ladder_ctx lc = {run, input_alloc(0, GPUREDUCE_F32, o->n, o->offset, "input"),
+                          backend_alloc(0, RESULT_MAX, "output"), &tm};
+  fill_ones(&lc.in, GPUREDUCE_F32);
+  ladder_serial(&lc, &rows[0]);
+  ladder_library(&lc, &rows[1]);
   progress(" ");
-  add_note(run, "rows v1..v6, cub and probe need CUDA; the host backend runs gpureduce%s",
-           is_plain_f32_sum(o) ? " and a serial loop for comparison" : "");
-  return ladder_report(&lc, rows, nrows);
+  return ladder_report(&lc, rows, 2);
 }
 
 int run_ladder(struct run *run) { return run->cuda ? run_ladder_cuda(run) : run_ladder_host(run); }

@@ -1,6 +1,6 @@
 /*
- * report.c - reduce-bench's tables as text, CSV (RFC 4180) and JSON, with
- * the lines around them (see report.h).
+ * report.c - reduce-bench's tables as text or CSV (RFC 4180), with the
+ * lines around them (see report.h).
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -147,44 +147,7 @@ static void print_table_csv(FILE *f, const struct table *t) {
   }
 }
 
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; ++s) {
-    const unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
-static void print_rows_json(FILE *f, const struct table *t) {
-  char buf[96];
-  fputs("  \"rows\": [", f);
-  for (int r = 0; r < t->nrow; ++r) {
-    const char *sep = "";
-    fprintf(f, "%s\n    {", r ? "," : "");
-    for (int c = 0; c < t->ncol; ++c) {
-      const struct cell *x = &t->row[r].cell[c];
-      if (!column_shown(t, c, SHOW_DATA)) continue;
-      fprintf(f, "%s\"%s\": ", sep, t->key[c]);
-      if (x->kind == CELL_TEXT)
-        json_string(f, x->text);
-      else if (x->kind == CELL_NONE || !isfinite(x->num))
-        fputs("null", f);
-      else
-        format_cell(&t->col[c], x, 1, buf, sizeof buf), fputs(buf, f);
-      sep = ", ";
-    }
-    fputc('}', f);
-  }
-  fputs("\n  ]", f);
-}
-
-void table_free(struct table *t) {
+static void table_free(struct table *t) {
   free(t->row);
   t->row = NULL;
 }
@@ -236,25 +199,20 @@ const char *what_text(const struct options *o, char *buf, size_t size) {
 }
 
 static void print_header_text(FILE *f, const struct run *run) {
-  char rt[16], drv[16], what[64], l2[32];
-  const struct options *o = run->opt;
+  char rt[16], drv[16], l2[32];
   if (run->cuda) {
     version_text(run->dev.runtime_version, rt, sizeof rt);
     version_text(run->dev.driver_version, drv, sizeof drv);
     fprintf(f,
-            PROGRAM
-            " %s: %s (device %d), %d SMs, compute capability %d.%d, CUDA runtime %s, "
+            "%s %s: %s (device %d), %d SMs, compute capability %d.%d, CUDA runtime %s, "
             "driver %s, L2 %s\n",
-            gpureduce_version_string(), run->dev.name, run->dev.ordinal, run->dev.sm_count,
+            program_name, gpureduce_version_string(), run->dev.name, run->dev.ordinal, run->dev.sm_count,
             run->dev.cc_major, run->dev.cc_minor, rt, drv,
             describe_bytes((double)run->dev.l2_bytes, l2, sizeof l2));
   } else {
-    fprintf(f, PROGRAM " %s: host backend, %ld CPUs online\n", gpureduce_version_string(),
+    fprintf(f, "%s %s: host backend, %ld CPUs online\n", program_name, gpureduce_version_string(),
             sysconf(_SC_NPROCESSORS_ONLN));
   }
-  if (!o->sweep_1d) /* its rows name their operation, type and offset */
-    fprintf(f, "operation: %s, offset %zu element(s)\n", what_text(o, what, sizeof what),
-            o->offset);
   for (int i = 0; i < run->nhead; ++i) fprintf(f, "%s\n", run->head[i]);
   if (run->limit_gbs > 0)
     fprintf(f,
@@ -262,93 +220,20 @@ static void print_header_text(FILE *f, const struct run *run) {
             run->limit_gbs, run->limit_grid, BENCH_BLOCK);
 }
 
-static void print_footer_text(FILE *f, const struct run *run) {
-  for (int i = 0; i < run->nsummary; ++i) fprintf(f, "%s\n", run->summary[i]);
-  for (int i = 0; i < run->nnotes; ++i) fprintf(f, "note: %s\n", run->notes[i]);
-}
-
-static void print_device_json(FILE *f, const struct run *run) {
-  char rt[16], drv[16];
-  if (!run->cuda) {
-    fprintf(f, "  \"device\": {\"backend\": \"host\", \"cpus\": %ld},\n",
-            sysconf(_SC_NPROCESSORS_ONLN));
-    return;
-  }
-  version_text(run->dev.runtime_version, rt, sizeof rt);
-  version_text(run->dev.driver_version, drv, sizeof drv);
-  fputs("  \"device\": {\"backend\": \"cuda\", \"name\": ", f);
-  json_string(f, run->dev.name);
-  fprintf(f,
-          ", \"ordinal\": %d, \"sm_count\": %d, \"compute_capability\": \"%d.%d\", "
-          "\"cuda_runtime\": \"%s\", \"cuda_driver\": \"%s\", \"l2_bytes\": %zu, "
-          "\"memory_bytes\": %zu},\n",
-          run->dev.ordinal, run->dev.sm_count, run->dev.cc_major, run->dev.cc_minor, rt, drv,
-          run->dev.l2_bytes, run->dev.total_bytes);
-}
-
-static void print_json(FILE *f, const struct run *run, const struct table *t) {
-  const struct options *o = run->opt;
-  char cub[32];
-  fputs("{\n  \"program\": \"" PROGRAM "\", \"version\": ", f);
-  json_string(f, gpureduce_version_string());
-  fprintf(f, ", \"order_version\": %d,\n", GPUREDUCE_ORDER_VERSION);
-  print_device_json(f, run);
-  fprintf(f, "  \"mode\": \"%s\", \"op\": ", run->mode);
-  if (o->sweep_1d) /* one op and type per row */
-    fputs("null, \"type\": null", f);
-  else
-    fprintf(f, "\"%s\", \"type\": \"%s\"", op_text(o), gpureduce_type_name(o->type));
-  fprintf(f, ", \"f64_accumulate\": %s, \"with_value\": %s, \"offset\": %zu, \"checked\": %s, "
-             "\"cub\": ",
-          o->flags & GPUREDUCE_ACCUMULATE_F64 ? "true" : "false",
-          is_with_value(o) ? "true" : "false", o->offset, o->check ? "true" : "false");
-  json_string(f, cub_text(cub, sizeof cub));
-  fprintf(f, ",\n  \"backend\": \"%s\", \"repeat\": %d, \"n\": ", run->cuda ? "cuda" : "host",
-          o->repeat);
-  if (o->sweep || o->sweep_1d || o->tune || o->sweep_batched || o->sweep_segments)
-    fputs("null", f); /* one n per row */
-  else
-    fprintf(f, "%zu", o->n);
-  if (o->batch)
-    fprintf(f, ", \"batch\": %zu, \"layout\": \"%s\", \"ld\": %zu", o->batch,
-            o->columns ? "columns" : "rows", o->stride ? o->stride : o->columns ? o->batch : o->n);
-  if (o->sweep_batched) fprintf(f, ", \"batch\": null, \"layout\": null, \"ld\": null");
-  if (o->segments) {
-    char dt[96];
-    fputs(", \"distribution\": ", f);
-    json_string(f, dist_text(&o->dist, dt, sizeof dt));
-  }
-  if (o->sweep_segments) fputs(", \"distribution\": null", f);
-  if (is_segmented(o)) fprintf(f, ", \"seed\": %llu", (unsigned long long)o->seed);
-  if (run->limit_gbs > 0)
-    fprintf(f, ",\n  \"limit_gbs\": %.1f, \"limit_grid\": %u", run->limit_gbs, run->limit_grid);
-  fprintf(f, ",\n  \"wrong\": %d,\n  \"header\": [", run->wrong);
-  for (int i = 0; i < run->nhead; ++i) fputs(i ? ", " : "", f), json_string(f, run->head[i]);
-  fputs("],\n  \"summary\": [", f);
-  for (int i = 0; i < run->nsummary; ++i) fputs(i ? ", " : "", f), json_string(f, run->summary[i]);
-  fputs("],\n  \"notes\": [", f);
-  for (int i = 0; i < run->nnotes; ++i) fputs(i ? ", " : "", f), json_string(f, run->notes[i]);
-  fputs("],\n", f);
-  print_rows_json(f, t);
-  fputs("\n}\n", f);
-}
-
-void print_report(const struct run *run, const struct table *t) {
-  switch (run->opt->format) {
-    case FORMAT_CSV:
-      print_table_csv(stdout, t);
-      for (int i = 0; i < run->nsummary; ++i) fprintf(stderr, PROGRAM ": %s\n", run->summary[i]);
-      break;
-    case FORMAT_JSON: print_json(stdout, run, t); break;
-    case FORMAT_TABLE:
-      print_header_text(stdout, run);
-      putchar('\n');
-      print_table_text(stdout, t);
-      putchar('\n');
-      print_footer_text(stdout, run);
-      break;
+void print_report(const struct run *run, struct table *t) {
+  if (run->opt->csv) {
+    print_table_csv(stdout, t);
+    for (int i = 0; i < run->nsummary; ++i) message("%s", run->summary[i]);
+  } else {
+    print_header_text(stdout, run);
+    putchar('\n');
+    print_table_text(stdout, t);
+    putchar('\n');
+    for (int i = 0; i < run->nsummary; ++i) printf("%s\n", run->summary[i]);
+    for (int i = 0; i < run->nnotes; ++i) printf("note: %s", run->notes[i]);
   }
   fflush(stdout);
+  table_free(t);
 }
 
 void progress(const char *fmt, ...) {

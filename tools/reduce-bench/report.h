@@ -1,6 +1,6 @@
 /*
  * report.h - reduce-bench's tables and their output: a text table between
- * the run's header and notes, CSV, or one JSON object.
+ * the run's header and notes, or CSV.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -24,10 +24,10 @@ struct cell {
   char text[80];
 };
 
-enum { SHOW_TEXT = 1, SHOW_DATA = 2, SHOW_ALL = 3 }; /* table; CSV and JSON */
+enum { SHOW_TEXT = 1, SHOW_DATA = 2, SHOW_ALL = 3 }; /* the table; CSV */
 
 struct column {
-  const char *key;   /* CSV header and JSON key */
+  const char *key;   /* CSV header */
   const char *title; /* table header */
   int prec;          /* digits after the point in the table */
   int show;
@@ -56,11 +56,10 @@ void table_init(struct table *t, const struct column *col, int ncol);
 struct row *table_add(struct table *t);
 void set_num(struct row *r, int c, double v);
 void set_text(struct row *r, int c, const char *fmt, ...) PRINTF_LIKE(3, 4);
-void table_free(struct table *t);
 
-/* The table in the format of --csv, --json or neither, with the run's
- * header, summary and notes, on stdout (CSV: the summary on stderr). */
-void print_report(const struct run *run, const struct table *t);
+/* The table as text with the run's header, summary and notes, or with
+ * --csv as CSV, on stdout (CSV: the summary on stderr); then freed. */
+void print_report(const struct run *run, struct table *t);
 
 /* Progress on stderr, only when it is a terminal. */
 void progress(const char *fmt, ...) PRINTF_LIKE(1, 2);

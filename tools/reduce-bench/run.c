@@ -16,25 +16,25 @@
 #include "gpureduce.h"
 
 #include "bench.h"
+#include "bench_cub.h"
 #include "bench_cuda.h"
 #include "checks.h"
 #include "options.h"
+#include "report.h"
 #include "run.h"
-
-#define RANDOM_SEED 0x2545f4914f6cdd1dull
 
 /* ---- the run ------------------------------------------------------------------ */
 
 /* CUDA or host, by --backend and what the machine has. */
-static int choose_cuda(const struct options *o) {
+static int choose_cuda(const struct options *o, int tune) {
   char why[200] = "";
   if (o->backend == BACKEND_HOST) return 0;
   const int count = bench_cuda_device_count(why, sizeof why);
-  if (count == 0 && o->tune) fatal(EXIT_NO_DEVICE, "--tune: no CUDA device (%s)", why);
+  if (count == 0 && tune) fatal(EXIT_NO_DEVICE, "--tune: no CUDA device (%s)", why);
   if (count == 0 && o->device_given)
     fatal(EXIT_NO_DEVICE, "--device %d: no CUDA device (%s)", o->device, why);
   if (count == 0 && o->backend == BACKEND_AUTO) {
-    fprintf(stderr, PROGRAM ": no CUDA device (%s); running the host backend\n", why);
+    message("no CUDA device (%s); running the host backend", why);
     return 0;
   }
   if (count == 0) fatal(EXIT_NO_DEVICE, "--backend cuda: no CUDA device (%s)", why);
@@ -43,10 +43,10 @@ static int choose_cuda(const struct options *o) {
   return 1;
 }
 
-void open_run(struct run *run, const struct options *o) {
+void open_run(struct run *run, const struct options *o, int tune) {
   memset(run, 0, sizeof *run);
   run->opt = o;
-  run->cuda = choose_cuda(o);
+  run->cuda = choose_cuda(o, tune);
   if (run->cuda) {
     bench_cuda_open(o->device, &run->dev);
     run->ck.events = bench_timer_create();
@@ -65,33 +65,55 @@ void close_run(struct run *run) {
 
 /* ---- the report's lines -------------------------------------------------------- */
 
-void add_note(struct run *run, const char *fmt, ...) {
-  if (run->nnotes == MAX_NOTES) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(run->notes[run->nnotes++], sizeof run->notes[0], fmt, ap);
-  va_end(ap);
+/* A line into lines[*count] (room for max), unless it is there already. */
+static void add_line(char (*lines)[200], int *count, int max, const char *fmt, va_list ap) {
+  char line[200];
+  vsnprintf(line, sizeof line, fmt, ap);
+  for (int i = 0; i < *count; ++i)
+    if (strcmp(lines[i], line) == 0) return;
+  if (*count < max) memcpy(lines[(*count)++], line, sizeof line);
 }
 
 void add_head(struct run *run, const char *fmt, ...) {
-  if (run->nhead == (int)(sizeof run->head / sizeof run->head[0])) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(run->head[run->nhead++], sizeof run->head[0], fmt, ap);
+  add_line(run->head, &run->nhead, MAX_LINES, fmt, ap);
+  va_end(ap);
+}
+
+void add_note(struct run *run, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  add_line(run->notes, &run->nnotes, MAX_LINES, fmt, ap);
   va_end(ap);
 }
 
 void add_summary(struct run *run, const char *fmt, ...) {
-  if (run->nsummary == 2) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(run->summary[run->nsummary++], sizeof run->summary[0], fmt, ap);
+  add_line(run->summary, &run->nsummary, 2, fmt, ap);
   va_end(ap);
+}
+
+void summarize_check(struct run *run) {
+  if (!run->opt->check)
+    add_summary(run, "check: not done (--no-check)");
+  else
+    add_summary(run, "check: %s",
+                run->wrong ? "WRONG or failed results (details on stderr)" : "all right");
 }
 
 void report_wrong(struct run *run, const char *who, size_t n, const struct verdict *v) {
   ++run->wrong;
-  fprintf(stderr, PROGRAM ": WRONG: %s, n = %zu: %s\n", who, n, v->detail);
+  message("WRONG: %s, n = %zu: %s", who, n, v->detail);
+}
+
+void report_failed(struct run *run, const char *who, const char *what, gpureduce_status_t s) {
+  const char *msg = gpureduce_last_message(run->h);
+  const char *name = gpureduce_status_name(s);
+  ++run->wrong;
+  message("%s failed (%s): %s (%s)%s%s", who, what, name ? name : "unknown status",
+          gpureduce_status_string(s), *msg ? ": " : "", msg);
 }
 
 /* ---- the calls the modes share ------------------------------------------------ */
@@ -127,12 +149,6 @@ void library_result(const struct reduce_call *c, int cuda, void *bits) {
     memcpy(bits, c->out, bytes);
 }
 
-struct reduce_call plain_call(const struct reduce_call *c) {
-  struct reduce_call p = *c;
-  p.flags &= ~GPUREDUCE_WITH_VALUE;
-  return p;
-}
-
 void value_result_from_plain(int cuda, gpureduce_type_t t, gpureduce_op_t op, const void *first,
                              size_t n, size_t stride, unsigned char *result) {
   uint64_t index = GPUREDUCE_NO_INDEX;
@@ -157,16 +173,13 @@ struct input input_alloc(int cuda, gpureduce_type_t t, size_t n, size_t offset,
                          const char *what) {
   const size_t es = gpureduce_type_size(t);
   struct input in = {NULL, NULL, n, cuda};
-  in.base = cuda ? bench_cuda_alloc((n + offset) * es, what) : xmalloc_aligned((n + offset) * es);
+  in.base = backend_alloc(cuda, (n + offset) * es, what);
   in.x = (char *)in.base + offset * es;
   return in;
 }
 
 void input_free(struct input *in) {
-  if (in->cuda)
-    bench_cuda_free(in->base);
-  else
-    free(in->base);
+  backend_free(in->cuda, in->base);
   in->base = in->x = NULL;
 }
 
@@ -177,37 +190,22 @@ void fill_ones(struct input *in, gpureduce_type_t t) {
     bench_fill_ones_host(in->x, in->n, t);
 }
 
-void fill_random(struct input *in, gpureduce_type_t t) {
+void fill_random(struct input *in, gpureduce_type_t t, uint64_t seed) {
   if (in->cuda)
-    bench_fill_random(in->x, in->n, t, RANDOM_SEED);
+    bench_fill_random(in->x, in->n, t, seed);
   else
-    bench_fill_random_host(in->x, in->n, t, RANDOM_SEED);
+    bench_fill_random_host(in->x, in->n, t, seed);
 }
 
-void *output_alloc(int cuda) {
-  return cuda ? bench_cuda_alloc(RESULT_MAX, "output") : xmalloc_aligned(RESULT_MAX);
+void *backend_alloc(int cuda, size_t bytes, const char *what) {
+  return cuda ? bench_cuda_alloc(bytes, what) : xmalloc_aligned(bytes);
 }
 
-void output_free(int cuda, void *p) {
+void backend_free(int cuda, void *p) {
   if (cuda)
     bench_cuda_free(p);
   else
     free(p);
-}
-
-/* ---- the checks of the batched and segmented modes ------------------------- */
-
-size_t pick_checked(size_t count, size_t *rows) {
-  size_t c = 0;
-  if (count <= CHECK_ALL_MAX) {
-    for (size_t b = 0; b < count; ++b) rows[c++] = b;
-    return c;
-  }
-  for (size_t k = 0; k < SAMPLE_EDGE; ++k) rows[c++] = k;
-  for (uint64_t k = 0; k < SAMPLE_SPREAD; ++k)
-    rows[c++] = SAMPLE_EDGE + (size_t)(k * (uint64_t)(count - 2 * SAMPLE_EDGE) / SAMPLE_SPREAD);
-  for (size_t k = 0; k < SAMPLE_EDGE; ++k) rows[c++] = count - SAMPLE_EDGE + k;
-  return c;
 }
 
 void poison_buffer(int cuda, void *p, size_t bytes) {
@@ -217,35 +215,47 @@ void poison_buffer(int cuda, void *p, size_t bytes) {
     memset(p, 0xff, bytes);
 }
 
-void copy_picked(int cuda, void *dst, const void *src, size_t rs, const size_t *rows,
-                 size_t count) {
-  for (size_t k = 0; k < count;) {
-    size_t len = 1;
-    while (k + len < count && rows[k + len] == rows[k] + len) ++len;
-    const unsigned char *from = (const unsigned char *)src + rows[k] * rs;
-    unsigned char *to = (unsigned char *)dst + k * rs;
-    if (cuda)
-      bench_cuda_copy_to_host(to, from, len * rs);
-    else
-      memcpy(to, from, len * rs);
-    k += len;
-  }
+void append_text(char *buf, size_t size, const char *fmt, ...) {
+  const size_t len = strlen(buf);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + len, size - len, fmt, ap);
+  va_end(ap);
 }
 
 void note_value_check(struct run *run, const char *of, int cub) {
-  if (!is_with_value(run->opt)) return;
+  if (!is_with_value(run->opt) || !run->opt->check) return;
   add_note(run, "with the value: the index of the plain arg op on %s and the element there, as "
                 "MIN/MAX write it%s",
            of, cub ? "; cub's ArgMin/ArgMax return the value too: like for like" : "");
 }
 
-/* ---- --blocks ---------------------------------------------------------------- */
+void note_probe(struct run *run) {
+  if (run->cuda)
+    add_note(run, "probe: read-only, fastest grid of SMs x {1,2,4,8,16} blocks of %d; gr/probe, "
+                  "gr/cub > 1: gpureduce faster",
+             BENCH_BLOCK);
+  else
+    add_note(run, "host backend: no CUB and no probe");
+}
 
-void apply_blocks(struct run *run, size_t n) {
-  const struct options *o = run->opt;
-  if (!run->cuda || !o->blocks) return;
-  const gpureduce_status_t s = gpureduce_set_blocks(run->h, o->type, o->op, o->flags, n, o->blocks);
-  if (s != GPUREDUCE_SUCCESS) library_failed(run->h, s, "gpureduce_set_blocks");
+void note_no_cub(struct run *run) {
+  if (!run->cuda) return;
+  char what[64];
+  if (bench_cub_built())
+    add_note(run, "cub: no CUB call computes %s", call_text(run->opt->type, op_text(run->opt),
+                                                            run->opt->flags, what, sizeof what));
+  else
+    add_note(run, "cub: not built (configure found no CUB)");
+}
+
+int sizes_that_fit(const struct run *run, size_t element_bytes, size_t offset,
+                   const size_t *sizes, int count) {
+  const double room = FREE_ROOM * (double)run->dev.free_bytes;
+  int kept = count;
+  if (!run->cuda) return count;
+  while (kept > 1 && (double)(sizes[kept - 1] + offset) * element_bytes > room) --kept;
+  return kept;
 }
 
 void describe_blocks(struct run *run, size_t n) {
@@ -256,14 +266,5 @@ void describe_blocks(struct run *run, size_t n) {
                         GPUREDUCE_SUCCESS)
     return;
   add_head(run, "gpureduce: %u blocks of %d threads at this n (%s)", blocks,
-           GPUREDUCE_ORDER_LANES,
-           o->blocks ? "--blocks" : tuned ? "tuned, from the tuning cache" : "the model's default");
-}
-
-void append_check(char *buf, size_t size, const char *fmt, ...) {
-  const size_t len = strlen(buf);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + len, size - len, fmt, ap);
-  va_end(ap);
+           GPUREDUCE_ORDER_LANES, tuned ? "tuned, from the tuning cache" : "the model's default");
 }

@@ -1,7 +1,12 @@
 /*
- * sweep.c - reduce-bench --sweep (see sweep.h).
+ * sweep.c - reduce-bench --sweep, and one size of it (see modes.h).
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
+ *
+ * One input of the largest n, random, for every size; at each n
+ * gpureduce, CUB (or cuBLAS's nrm2), the probe and, for the f32 sum, a
+ * nondeterministic atomic sum, each the median of --repeat batches of 20
+ * calls; then gpureduce's result checked.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -16,20 +21,19 @@
 #include "gpureduce.h"
 
 #include "bench.h"
+#include "bench_cub.h"
 #include "bench_cuda.h"
 #include "checks.h"
+#include "modes.h"
 #include "options.h"
 #include "report.h"
 #include "run.h"
-#include "sweep.h"
 #include "timing.h"
 
 #define SWEEP_MIN_LOG2 10
-#define SWEEP_MAX_LOG2 30                  /* CUDA */
-#define HOST_MAX_LOG2 26                   /* host backend */
+#define SWEEP_MAX_N ((size_t)1 << 30)      /* CUDA */
+#define HOST_MAX_N ((size_t)1 << 26)       /* host backend */
 #define REFERENCE_MAX_N ((size_t)1 << 26)  /* CUDA sweep: the tests' reference too */
-
-/* ---- the sweep ----------------------------------------------------------------- */
 
 struct atomic_call {
   const float *in;
@@ -52,15 +56,12 @@ enum {
   SC_L2,
   SC_GR_US,
   SC_GR_GBS,
-  SC_PLAIN_US,
-  SC_PLAIN_GBS,
   SC_CUB_US,
   SC_CUB_GBS,
   SC_PROBE_US,
   SC_PROBE_GBS,
   SC_PROBE_GRID,
   SC_ATOMIC_US,
-  SC_GR_VS_PLAIN,
   SC_GR_VS_CUB,
   SC_GR_VS_PROBE,
   SC_CHECK,
@@ -77,28 +78,29 @@ static const struct column sweep_columns[SC_COUNT] = {
     [SC_L2] = {"l2_resident", "in L2", 0, SHOW_DATA, 0},
     [SC_GR_US] = {"gpureduce_us", "gr us", 2, SHOW_ALL, 0},
     [SC_GR_GBS] = {"gpureduce_gbs", "gr GB/s", 1, SHOW_ALL, 0},
-    [SC_PLAIN_US] = {"plain_us", "plain us", 2, SHOW_ALL, 0},
-    [SC_PLAIN_GBS] = {"plain_gbs", "plain GB/s", 1, SHOW_ALL, 0},
     [SC_CUB_US] = {"cub_us", "cub us", 2, SHOW_ALL, 0},
     [SC_CUB_GBS] = {"cub_gbs", "cub GB/s", 1, SHOW_ALL, 0},
     [SC_PROBE_US] = {"probe_us", "probe us", 2, SHOW_ALL, 0},
     [SC_PROBE_GBS] = {"probe_gbs", "probe GB/s", 1, SHOW_ALL, 0},
     [SC_PROBE_GRID] = {"probe_blocks", "probe grid", 0, SHOW_ALL, 0},
     [SC_ATOMIC_US] = {"atomic_nondeterministic_us", "atomic* us", 2, SHOW_ALL, 0},
-    [SC_GR_VS_PLAIN] = {"gpureduce_vs_plain", "gr/plain", 2, SHOW_ALL, 0},
     [SC_GR_VS_CUB] = {"gpureduce_vs_cub", "gr/cub", 2, SHOW_ALL, 0},
     [SC_GR_VS_PROBE] = {"gpureduce_vs_probe", "gr/probe", 2, SHOW_ALL, 0},
     [SC_CHECK] = {"check", "check", 0, SHOW_ALL, 1},
     [SC_RESULT] = {"result_bits", "result", 0, SHOW_DATA, 0},
 };
 
-/* n = 2^10 .. 2^max_log2 and 2^24-611, ascending; returns the count. */
-static int sweep_sizes(unsigned max_log2, size_t *sizes) {
+static int compare_sizes(const void *a, const void *b) {
+  const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+int sweep_sizes(size_t top, int ladder_n, size_t *sizes) {
   int count = 0;
-  for (unsigned k = SWEEP_MIN_LOG2; k <= max_log2; ++k) {
-    if (k == 25) sizes[count++] = LADDER_N; /* between 2^24 and 2^25 */
-    sizes[count++] = (size_t)1 << k;
-  }
+  for (size_t n = (size_t)1 << SWEEP_MIN_LOG2; n < top; n *= 2) sizes[count++] = n;
+  if (ladder_n && LADDER_N < top) sizes[count++] = LADDER_N;
+  sizes[count++] = top;
+  qsort(sizes, (size_t)count, sizeof *sizes, compare_sizes);
   return count;
 }
 
@@ -118,10 +120,10 @@ struct sweep_ctx {
 /* What one size measured. */
 struct sweep_point {
   size_t n;
-  double gr_ms, plain_ms, cub_ms, probe_ms, atomic_ms; /* 0: not run */
+  double gr_ms, cub_ms, probe_ms, atomic_ms; /* 0: not run */
   unsigned probe_grid;
   char check[64];
-  char result[2 * RESULT_MAX + 3]; /* gpureduce's result bits, hex (tools/compare-bits) */
+  char result[2 * RESULT_MAX + 3]; /* gpureduce's result bits, hex (bench/compare-bits) */
 };
 
 static void check_part(struct sweep_ctx *sc, struct sweep_point *p, const char *who,
@@ -150,13 +152,13 @@ static void check_sweep_ones(struct sweep_ctx *sc, struct sweep_point *p) {
   float got;
   fill_ones(&ones, GPUREDUCE_F32);
   library_result(&call, cuda, &got);
-  struct verdict v = check_ones(GPUREDUCE_F32, GPUREDUCE_SUM, 0, p->n, &got);
+  struct verdict v = check_ones(p->n, got);
   check_part(sc, p, "gpureduce(ones)", &v);
   if (sc->atomic) {
     struct atomic_call ac = {ones.x, p->n, sc->out, p->probe_grid};
     run_atomic(&ac);
     bench_cuda_copy_to_host(&got, sc->out, sizeof got);
-    v = check_ones(GPUREDUCE_F32, GPUREDUCE_SUM, 0, p->n, &got);
+    v = check_ones(p->n, got);
     check_part(sc, p, "atomic(ones)", &v);
   }
   input_free(&ones);
@@ -170,8 +172,8 @@ static void check_library(struct sweep_ctx *sc, struct sweep_point *p, const voi
   const void *x = sc->in.x;
   if (is_with_value(o)) {
     /* the plain arg op's index, and the element there as MIN/MAX writes it */
-    struct reduce_call call = {sc->in.x, sc->out, p->n, o->type, o->op, o->flags, sc->run->h};
-    const struct reduce_call plain = plain_call(&call);
+    const struct reduce_call plain = {sc->in.x, sc->out, p->n, o->type, o->op,
+                                      o->flags & ~GPUREDUCE_WITH_VALUE, sc->run->h};
     RESULT_BUFFER(want);
     library_result(&plain, sc->run->cuda, want);
     value_result_from_plain(sc->run->cuda, o->type, o->op, sc->in.x, p->n,
@@ -231,12 +233,7 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
   memset(p, 0, sizeof *p);
   p->n = n;
   progress(" n=%s ...", label_n(n, nl, sizeof nl));
-  apply_blocks(sc->run, n);
   p->gr_ms = median_ms(ck, &sc->tm, run_reduce, &call);
-  if (is_with_value(o)) {
-    struct reduce_call plain = plain_call(&call);
-    p->plain_ms = median_ms(ck, &sc->tm, run_reduce, &plain);
-  }
   if (sc->cub) {
     struct cub_call cc = {sc->cub, sc->in.x, n};
     p->cub_ms = median_ms(ck, &sc->tm, run_cub, &cc);
@@ -256,13 +253,13 @@ static void sweep_point(struct sweep_ctx *sc, size_t n, struct sweep_point *p) {
   else
     snprintf(p->check, sizeof p->check, "-");
   /* The result's bits, so that two builds' sweeps can be compared bit for
-   * bit (tools/compare-bits): the little-endian bytes as one hex number,
+   * bit (bench/compare-bits): the little-endian bytes as one hex number,
    * 2 digits a byte (with the value: the value's 8 bytes, then the index). */
   RESULT_BUFFER(got);
   const size_t rs = gpureduce_result_size(o->type, o->op, o->flags);
   library_result(&call, sc->run->cuda, got);
   snprintf(p->result, sizeof p->result, "0x");
-  for (size_t i = rs; i-- > 0;) append_check(p->result, sizeof p->result, "%02x", got[i]);
+  for (size_t i = rs; i-- > 0;) append_text(p->result, sizeof p->result, "%02x", got[i]);
 }
 
 static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, struct table *t) {
@@ -279,11 +276,6 @@ static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, s
   }
   set_num(r, SC_GR_US, 1e3 * p->gr_ms);
   set_num(r, SC_GR_GBS, gbps(bytes, p->gr_ms));
-  if (p->plain_ms > 0) {
-    set_num(r, SC_PLAIN_US, 1e3 * p->plain_ms);
-    set_num(r, SC_PLAIN_GBS, gbps(bytes, p->plain_ms));
-    set_num(r, SC_GR_VS_PLAIN, p->plain_ms / p->gr_ms);
-  }
   if (p->cub_ms > 0) {
     set_num(r, SC_CUB_US, 1e3 * p->cub_ms);
     set_num(r, SC_CUB_GBS, gbps(bytes, p->cub_ms));
@@ -302,56 +294,27 @@ static void sweep_row(const struct sweep_ctx *sc, const struct sweep_point *p, s
 
 static void sweep_notes(struct run *run, const struct sweep_ctx *sc) {
   const struct options *o = run->opt;
-  if (o->blocks) add_note(run, "gpureduce: %u blocks at every n (--blocks)", o->blocks);
-  add_note(run, "input: random values made %s by a hash of (seed, index), one buffer reused",
-           run->cuda ? "on the device" : "on the host");
   add_note(run,
            "time: median of %d batches of %d back-to-back calls after %d warm-ups (%s); "
-           "per call = batch / %d; GB/s = n x %zu bytes / time",
-           o->repeat, SWEEP_BATCH, WARMUP_CALLS, run->cuda ? "CUDA events" : "CLOCK_MONOTONIC",
-           SWEEP_BATCH, gpureduce_type_size(o->type));
-  if (is_with_value(o))
-    add_note(run,
-             "plain: the same gpureduce_reduce without GPUREDUCE_WITH_VALUE (an 8-byte index); "
-             "gr/plain = plain time / gr time (> 1: gpureduce with the value faster)");
-  if (o->check) note_value_check(run, "the same data", sc->cub != NULL);
-  if (!run->cuda) {
-    add_note(run,
-             "host backend: n up to 2^%d; results checked against the tests' independent "
-             "reference (its bits; for float sums and products also its error bound)",
-             HOST_MAX_LOG2);
-    return;
-  }
-  add_note(run,
-           "gr/cub = cub time / gpureduce time, gr/probe = probe time / gpureduce time "
-           "(> 1: gpureduce faster)");
-  add_note(run, "probe: read-only, fastest grid of SMs x {1,2,4,8,16} blocks of %d per n",
-           BENCH_BLOCK);
+           "GB/s = n x %zu bytes / time; input: random, one buffer for every n",
+           o->repeat, BATCH_CALLS, WARMUP_CALLS, run->cuda ? "CUDA events" : "CLOCK_MONOTONIC",
+           gpureduce_type_size(o->type));
+  note_probe(run);
   if (sc->atomic)
     add_note(run,
              "atomic*: NONDETERMINISTIC f32 sum (blocks atomicAdd into one float, bits vary "
              "between runs), memset in the timed region, the probe's grid");
-  if (!sc->cub) add_note(run, "cub: not built (configure found no CUB)");
-  if (o->check)
+  if (run->cuda && !sc->cub) note_no_cub(run);
+  if (!o->check) return;
+  if (run->cuda)
     add_note(run,
              "check: every n bitwise = host backend on the data copied back and = a second "
              "run; n <= 2^26 also the tests' reference%s",
-             is_plain_f32_sum(o) ? "; 2^24-611 ones exact; cub, atomic within 1e-3" : "");
-}
-
-/* ---- what the sweeps share (sweep.h) ------------------------------------------ */
-
-struct timing sweep_timing(const struct options *o) {
-  return (struct timing){WARMUP_CALLS, o->repeat, SWEEP_BATCH};
-}
-
-int sizes_that_fit(const struct run *run, size_t element_bytes, size_t offset,
-                   const size_t *sizes, int count) {
-  const double room = SWEEP_ROOM * (double)run->dev.free_bytes;
-  int kept = count;
-  if (!run->cuda) return count;
-  while (kept > 1 && (double)(sizes[kept - 1] + offset) * element_bytes > room) --kept;
-  return kept;
+             sc->atomic ? "; 2^24-611 ones exact; cub, atomic within 1e-3" : "");
+  else
+    add_note(run, "check: the tests' independent reference (its bits; for float sums and "
+                  "products also its error bound)");
+  note_value_check(run, "the same data", sc->cub != NULL);
 }
 
 /* Drop the sizes whose buffer would not fit in device memory, with a note. */
@@ -370,10 +333,10 @@ static void sweep_open(struct sweep_ctx *sc, const size_t *sizes, int count) {
   const struct options *o = sc->run->opt;
   const int cuda = sc->run->cuda;
   const size_t n_max = sizes[count - 1];
-  sc->tm = sweep_timing(o);
+  sc->tm = batch_timing(o->repeat);
   sc->in = input_alloc(cuda, o->type, n_max, o->offset, "sweep input");
-  fill_random(&sc->in, o->type);
-  sc->out = output_alloc(cuda);
+  fill_random(&sc->in, o->type, RANDOM_SEED);
+  sc->out = backend_alloc(cuda, RESULT_MAX, "output");
   if (!cuda) return;
   sc->cub = bench_cub_create(o->type, o->op, o->flags, sizes, (size_t)count);
   sc->probe = bench_probe_create();
@@ -387,24 +350,17 @@ static void sweep_open(struct sweep_ctx *sc, const size_t *sizes, int count) {
   if (s != GPUREDUCE_SUCCESS) library_failed(NULL, s, "gpureduce_create (host backend, checks)");
 }
 
-static void sweep_close(struct sweep_ctx *sc) {
-  const int cuda = sc->run->cuda;
-  input_free(&sc->in);
-  output_free(cuda, sc->out);
-  bench_cub_destroy(sc->cub);
-  bench_probe_destroy(sc->probe);
-  free(sc->host_copy);
-  if (sc->host) gpureduce_destroy(sc->host);
-}
-
 int run_sweep(struct run *run) {
-  size_t sizes[SWEEP_MAX_LOG2 - SWEEP_MIN_LOG2 + 2];
-  int count = sweep_sizes(run->cuda ? SWEEP_MAX_LOG2 : HOST_MAX_LOG2, sizes);
+  const struct options *o = run->opt;
+  size_t sizes[40];
   struct sweep_ctx sc;
   struct table t;
+  int count = 1;
+  sizes[0] = o->n;
+  if (o->sweep) count = sweep_sizes(o->n ? o->n : run->cuda ? SWEEP_MAX_N : HOST_MAX_N, 1, sizes);
+  if (!o->sweep) describe_blocks(run, o->n);
   memset(&sc, 0, sizeof sc);
   sc.run = run;
-  run->mode = "sweep";
   count = sweep_fit(run, sizes, count);
   sweep_open(&sc, sizes, count);
   table_init(&t, sweep_columns, SC_COUNT);
@@ -413,21 +369,20 @@ int run_sweep(struct run *run) {
   t.enabled[SC_PROBE_GRID] = t.enabled[SC_GR_VS_PROBE] = run->cuda;
   t.enabled[SC_CUB_US] = t.enabled[SC_CUB_GBS] = t.enabled[SC_GR_VS_CUB] = sc.cub != NULL;
   t.enabled[SC_ATOMIC_US] = sc.atomic;
-  t.enabled[SC_PLAIN_US] = t.enabled[SC_PLAIN_GBS] = t.enabled[SC_GR_VS_PLAIN] =
-      is_with_value(run->opt);
   for (int i = 0; i < count; ++i) {
     struct sweep_point p;
     sweep_point(&sc, sizes[i], &p);
     sweep_row(&sc, &p, &t);
   }
   progress(" ");
-  if (run->opt->check)
-    add_summary(run, "check: %s", run->wrong ? "WRONG results (details on stderr)" : "all right");
-  else
-    add_summary(run, "check: not done (--no-check)");
+  summarize_check(run);
   sweep_notes(run, &sc);
   print_report(run, &t);
-  table_free(&t);
-  sweep_close(&sc);
+  input_free(&sc.in);
+  backend_free(run->cuda, sc.out);
+  bench_cub_destroy(sc.cub);
+  bench_probe_destroy(sc.probe);
+  free(sc.host_copy);
+  if (sc.host) gpureduce_destroy(sc.host);
   return run->wrong ? EXIT_WRONG : EXIT_OK;
 }

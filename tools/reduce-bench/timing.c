@@ -47,6 +47,8 @@ double median_of(double *v, int count) {
   return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
 }
 
+struct timing batch_timing(int repeat) { return (struct timing){WARMUP_CALLS, repeat, BATCH_CALLS}; }
+
 double median_ms(const struct clock_src *ck, const struct timing *tm, call_fn fn, void *arg) {
   for (int i = 0; i < tm->warmup; ++i) fn(arg);
   if (ck->events) bench_cuda_sync("warm-up calls");

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #define WARMUP_CALLS 3
+#define BATCH_CALLS 20    /* back-to-back calls timed as one batch (all but the ladder) */
+#define MAX_BATCH_MS 50.0 /* batched and segmented: fewer calls per batch beyond this */
 
 struct bench_timer;
 struct bench_probe;
@@ -27,6 +29,9 @@ struct timing {
 };
 
 typedef void (*call_fn)(void *arg);
+
+/* WARMUP_CALLS, then `repeat` batches of BATCH_CALLS calls. */
+struct timing batch_timing(int repeat);
 
 /* Milliseconds on CLOCK_MONOTONIC. */
 double host_now_ms(void);

@@ -1,5 +1,5 @@
 /*
- * tune.c - reduce-bench --tune (see tune.h).
+ * tune.c - reduce-bench --tune (see modes.h).
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -14,13 +14,11 @@
 #include "gpureduce.h"
 
 #include "bench.h"
+#include "modes.h"
 #include "options.h"
 #include "report.h"
 #include "run.h"
 #include "timing.h"
-#include "tune.h"
-
-/* ---- --tune ---------------------------------------------------------------------- */
 
 enum { TC_N_LABEL, TC_N, TC_DEF_BLOCKS, TC_DEF_US, TC_TUNED_BLOCKS, TC_TUNED_US, TC_NOISE,
        TC_GAIN, TC_COUNT };
@@ -61,11 +59,10 @@ int run_tune(struct run *run) {
   gpureduce_tune_row_t rows[64];
   size_t count = 0;
   struct table t;
-  run->mode = "tune";
   progress(" tuning %s %s ...", gpureduce_type_name(o->type), gpureduce_op_name(o->op));
   const double t0 = host_now_ms();
   const gpureduce_status_t s = gpureduce_autotune(run->h, o->type, o->op, o->flags,
-                                                  o->n_given ? o->n : 0, rows, 64, &count);
+                                                  o->n, rows, 64, &count);
   const double seconds = (host_now_ms() - t0) / 1e3;
   progress(" ");
   if (s != GPUREDUCE_SUCCESS && s != GPUREDUCE_ERROR_TUNE_CACHE)
@@ -97,6 +94,5 @@ int run_tune(struct run *run) {
                 "replaces the default only when faster by more than the noise (half the "
                 "interquartile range of the default's batches)");
   print_report(run, &t);
-  table_free(&t);
   return s == GPUREDUCE_SUCCESS ? EXIT_OK : EXIT_WRONG;
 }

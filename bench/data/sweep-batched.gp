@@ -5,7 +5,7 @@
 # the probe dashed, one panel per layout: rows, columns, misaligned rows.
 #
 #   ./reduce-bench --sweep-batched --csv > sweep-batched.csv
-#   gnuplot -e "in='sweep-batched.csv'; out='sweep-batched.png'" doc/sweep-batched.gp
+#   gnuplot -e "in='sweep-batched.csv'; out='sweep-batched.png'" bench/data/sweep-batched.gp
 #
 # Optional: title='...'; op='sum' and type='f32' keep only that operation's
 # rows of a CSV that holds several (default: every row); logy=1 for a

@@ -1,13 +1,13 @@
-# perf-1d.gp - plot doc/perf-h200-1d.csv (reduce-bench --sweep-1d --csv):
+# perf-1d.gp - plot bench/data/perf-h200-1d.csv (bench/grid-1d --csv):
 # CUB's time over gpureduce's for every (op, type) at each n, aligned
 # (offset 0) and misaligned (the other offset), one point a row; above 1,
 # gpureduce is faster.  The f32 sum is drawn as a line.
 #
-#   GPUREDUCE_TUNE=off ./reduce-bench --sweep-1d --csv > perf-1d.csv
-#   gnuplot -e "in='perf-1d.csv'; out='perf-1d.png'" doc/perf-1d.gp
+#   GPUREDUCE_TUNE=off bench/grid-1d --csv > perf-1d.csv
+#   gnuplot -e "in='perf-1d.csv'; out='perf-1d.png'" bench/data/perf-1d.gp
 if (!exists("in")) in = 'perf-1d.csv'
 if (!exists("out")) out = 'perf-1d.png'
-if (!exists("title")) title = 'reduce-bench --sweep-1d: CUB time / gpureduce time, every op and type'
+if (!exists("title")) title = 'bench/grid-1d: CUB time / gpureduce time, every op and type'
 
 set datafile separator ','
 set terminal pngcairo size 1200,560 font ',11'

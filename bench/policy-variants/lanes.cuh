@@ -1,4 +1,4 @@
-// lanes.cuh - experimental lanes for tools/policy-variants (a developer's experiment, not
+// lanes.cuh - experimental lanes for bench/policy-variants (a developer's experiment, not
 // built or installed).  VX(G, T, OP, MB, LANE, SH, TR, LD) in variants.inc runs reduce_kernel
 // with LANE<Op> as its lane; VC(G, T, OP, MB, LK, SH, TR, LD) runs the row with BranchCombine<Op>
 // (below) as its operation.

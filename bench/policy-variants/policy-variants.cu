@@ -1,5 +1,5 @@
 // policy-variants.cu - reduce_kernel under other rows of the policy table, side by side.
-// A developer's experiment, not built or installed: tools/policy-variants/build.sh makes it.
+// A developer's experiment, not built or installed: bench/policy-variants/build.sh makes it.
 // Each line of variants.inc is reduce_kernel<Tuned<Op, min_blocks, lane, shift, tree>> (V, the
 // chunks loaded through L1) or <..., tree, load> (VL), the library's kernel from its own
 // headers under that row, or the same with an experimental lane of lanes.cuh (VX) or with

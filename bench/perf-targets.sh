@@ -1,6 +1,6 @@
 #!/bin/sh
-# tools/perf-targets.sh [--list] CSV - issue 16's three speed targets, counted
-# over a 1-D sweep (reduce-bench --sweep-1d --csv; doc/perf-h200-1d.csv):
+# bench/perf-targets.sh [--list] CSV - issue 16's three speed targets, counted
+# over the 1-D grid (bench/grid-1d --csv; bench/data/perf-h200-1d.csv):
 #   >= CUB     rows with a CUB time where gr_us <= cub_us;
 #   GB/s       rows of 256 MiB of input or more whose GB/s is at least 0.95 x
 #              the f32 sum's at the same byte count and offset.  Where the
@@ -36,7 +36,7 @@ NR == 1 {
   split("op type n offset gr_us cub_us probe_us", need, " ")
   for (i = 1; i <= 7; ++i)
     if (!(need[i] in col)) {
-      print "perf-targets: not a --sweep-1d CSV (no " need[i] " column)" > "/dev/stderr"
+      print "perf-targets: not a grid-1d CSV (no " need[i] " column)" > "/dev/stderr"
       bad = 1; exit 2
     }
   next

@@ -1,4 +1,4 @@
-// ring.cuh - an experimental agent for tools/policy-variants (a developer's experiment, not
+// ring.cuh - an experimental agent for bench/policy-variants (a developer's experiment, not
 // built or installed): the library's reduce_kernel with each lane's chunks copied into a ring
 // in shared memory by cp.async (16 bytes, sm_80 and later), D chunks ahead of the fold, across
 // the tiles of a range.  The lanes read their chunks back and fold them with the library's

@@ -1,8 +1,8 @@
 #!/bin/sh
-# tools/policy-variants/build.sh BUILDDIR [ARCH]: build tools/policy-variants/policy-variants
+# bench/policy-variants/build.sh BUILDDIR [ARCH]: build bench/policy-variants/policy-variants
 # from this checkout's headers, with config.h and include/gpureduce_version.h from BUILDDIR
 # (a tree configured with --with-cuda-arch=ARCH, 90 by default).  ptxas -v goes to
-# tools/policy-variants/ptxas.txt.  Run the binary on the GPU; it needs nothing else.
+# bench/policy-variants/ptxas.txt.  Run the binary on the GPU; it needs nothing else.
 set -e
 d=$(cd "$(dirname "$0")" && pwd)
 r=$(cd "$d/../.." && pwd)

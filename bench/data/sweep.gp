@@ -2,7 +2,7 @@
 # and the read-only probe, with the bandwidth limit drawn.
 #
 #   ./reduce-bench --sweep --csv > sweep.csv
-#   gnuplot -e "in='sweep.csv'; out='sweep.png'" doc/sweep.gp
+#   gnuplot -e "in='sweep.csv'; out='sweep.png'" bench/data/sweep.gp
 #
 # Optional: limit=GBS (default: the probe's best GB/s over the sizes that
 # do not fit in L2, the DRAM limit), title='...'.  Columns are found by the names --csv writes, so CUB or probe

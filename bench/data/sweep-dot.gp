@@ -3,7 +3,7 @@
 #
 #   ./reduce-bench --op dot --type f32 --sweep --csv > dot-f32.csv
 #   ./reduce-bench --op dot --type f64 --sweep --csv > dot-f64.csv
-#   gnuplot -e "f32='dot-f32.csv'; f64='dot-f64.csv'; out='dot.png'" doc/sweep-dot.gp
+#   gnuplot -e "f32='dot-f32.csv'; f64='dot-f64.csv'; out='dot.png'" bench/data/sweep-dot.gp
 #
 # Columns are found by the names --csv writes (n, gpureduce_gbs, cublas_gbs).
 if (!exists("f32")) f32 = 'dot-f32.csv'

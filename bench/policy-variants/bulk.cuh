@@ -1,4 +1,4 @@
-// bulk.cuh - an experimental agent for tools/policy-variants (a developer's experiment, not
+// bulk.cuh - an experimental agent for bench/policy-variants (a developer's experiment, not
 // built or installed): the library's reduce_kernel with each interior tile brought into shared
 // memory by one bulk copy (cp.async.bulk, sm_90), S tiles ahead, completing on an mbarrier.
 // The lanes then read their chunks from shared memory and fold them with the library's lane,

@@ -3,7 +3,7 @@
 # (issue 13's targets) in one run: reduce-bench's segmented modes, CSV
 # files in OUTDIR.
 #
-# Usage: tools/bench-segments.sh [--quick] OUTDIR
+# Usage: bench/bench-segments.sh [--quick] OUTDIR
 #
 # Run it on the GPU machine, from a build directory (it runs ./reduce-bench;
 # REDUCE_BENCH=PATH runs another).  It writes, in OUTDIR:
@@ -11,8 +11,8 @@
 #   sweep-segments-f32-sum.csv  --sweep-segments, f32 sum, 2^28 elements:
 #                               uniform:L for L = 1, 2, 4, 8, 32, 128, 512,
 #                               4096, 65536, 2^20, 2^24 and 2^28 (the shapes
-#                               of doc/PERFORMANCE.md's batched tables, with
-#                               the batched call beside), random:L (lengths
+#                               of doc/PERFORMANCE.md's batched tables),
+#                               random:L (lengths
 #                               0..2L) for the same L below 2^28,
 #                               zipf:1.5:1048576, huge:1:64 (2^27 elements in
 #                               one segment, 2^27 in segments of 1-64) and
@@ -23,8 +23,8 @@
 #   segments-f64-sum.csv        f64 sum on the same shapes (2^28 elements:
 #                               2 GiB)
 #   targets.txt                 issue 13's targets against the f32 sum sweep,
-#                               one line per row: gr/probe, gr/batched,
-#                               gr/cub, and ok or MISS
+#                               one line per row: gr/probe, gr/cub, and ok
+#                               or MISS
 #   logs/NAME.err               each run's standard error (wrong results
 #                               and failed statuses are there)
 #   summary.txt                 the device, each run's exit status and time
@@ -39,7 +39,7 @@
 # where timeout(1) exists.  --quick: 2^20 elements instead of 2^28, to try
 # the script (the figures mean nothing; huge:1:64:K then has K = 2^12).
 # BENCH_ARGS: more reduce-bench options for every run ("--device 1",
-# "--repeat 9", "--seed 7").  GPUREDUCE_TUNE and the tuning cache apply
+# "--repeat 9").  GPUREDUCE_TUNE and the tuning cache apply
 # as to any run (reduce-bench(1)).
 #
 # Exit status: 0 when every run exited 0 (every checked result right), 1
@@ -49,89 +49,14 @@
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 set -u
 
-elements_log2=28
-outdir=
-usage="usage: tools/bench-segments.sh [--quick] OUTDIR"
-for arg
-do
-  case $arg in
-    --quick) elements_log2=20 ;;
-    -h | --help) sed -n '2,/^# Copyright/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "bench-segments: unknown option '$arg' ($usage)" >&2; exit 2 ;;
-    *)
-      if test -n "$outdir"; then
-        echo "bench-segments: one OUTDIR only ($usage)" >&2
-        exit 2
-      fi
-      outdir=$arg ;;
-  esac
-done
-if test -z "$outdir"; then
-  echo "bench-segments: no OUTDIR ($usage)" >&2
-  exit 2
-fi
-bench=${REDUCE_BENCH:-./reduce-bench}
-if ! test -x "$bench"; then
-  echo "bench-segments: $bench is not an executable (run from a build directory, or set REDUCE_BENCH)" >&2
-  exit 2
-fi
-mkdir -p "$outdir/logs" || { echo "bench-segments: cannot create $outdir/logs" >&2; exit 2; }
-elements=$((1 << elements_log2))
+me=bench-segments
+# shellcheck source=bench/runs.sh
+. "`dirname "$0"`/runs.sh"
 # huge:1:64:K: 2^20 small segments at 2^28 elements (--sweep-segments's K = elements / 256)
 small=$((elements / 256))
-timeout=
-if command -v timeout >/dev/null 2>&1; then timeout="timeout ${BENCH_TIMEOUT:-300}"; fi
-summary=$outdir/summary.txt
-failed=0
-
-{
-  echo "bench-segments: `date -u '+%Y-%m-%d %H:%M UTC'` on `hostname 2>/dev/null`"
-  nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader 2>/dev/null \
-    | sed 's/^/GPU: /'
-  "$bench" --version 2>&1 | sed 's/^/  /'
-  echo "elements: 2^$elements_log2; GPUREDUCE_TUNE=${GPUREDUCE_TUNE-(unset)}; BENCH_ARGS=${BENCH_ARGS-}"
-  echo "runs (exit status, seconds):"
-} >"$summary"
-
-# bench NAME ARGS...: reduce-bench ARGS --csv > OUTDIR/NAME.csv, its stderr
-# in logs/NAME.err; a line in the summary.
-bench ()
-{
-  name=$1
-  shift
-  echo "bench-segments: $name: $bench $* ${BENCH_ARGS-} --csv"
-  t0=`date +%s`
-  # shellcheck disable=SC2086 # $timeout and $BENCH_ARGS are word lists
-  $timeout "$bench" "$@" ${BENCH_ARGS-} --csv >"$outdir/$name.csv" 2>"$outdir/logs/$name.err"
-  rc=$?
-  secs=$((`date +%s` - t0))
-  echo "  $name: exit $rc (${secs}s): $*" >>"$summary"
-  if test $rc -ne 0; then
-    failed=1
-    echo "bench-segments: $name FAILED (exit $rc); last lines of logs/$name.err:"
-    tail -n 8 "$outdir/logs/$name.err" | sed 's/^/  | /'
-  fi
-  return $rc
-}
-
-# append ALL NAME: NAME.csv's rows onto ALL (its header once), NAME.csv removed.
-append ()
-{
-  if test -s "$outdir/$2.csv"; then
-    if ! test -s "$1"; then
-      cat "$outdir/$2.csv" >"$1"
-    elif test "`head -n 1 "$outdir/$2.csv"`" = "`head -n 1 "$1"`"; then
-      sed 1d "$outdir/$2.csv" >>"$1"
-    else
-      echo "bench-segments: $2.csv has other columns than $1; left out of it" >&2
-      failed=1
-    fi
-  fi
-  rm -f "$outdir/$2.csv"
-}
 
 # 1. The f32 sum: every distribution of --sweep-segments.
-bench sweep-segments-f32-sum --sweep-segments --sweep-elements "2^$elements_log2"
+bench sweep-segments-f32-sum --sweep-segments --n "2^$elements_log2"
 
 # 2. f32 argmax and f64 sum on a few shapes: one CSV each, one header.
 for what in f32:argmax f64:sum; do
@@ -146,9 +71,9 @@ for what in f32:argmax f64:sum; do
 done
 
 # 3. The targets of issue 13 against the f32 sum sweep: uniform lengths
-# >= 0.80 x the probe and >= 0.9 x the batched call; zipf:1.5:2^20 and the
-# huge rows >= 0.75 x the probe; faster than CUB everywhere (random:L has
-# no probe target of its own).
+# >= 0.80 x the probe; zipf:1.5:2^20 and the huge rows >= 0.75 x the
+# probe; faster than CUB everywhere (random:L has no probe target of its
+# own).
 targets=$outdir/targets.txt
 if test -s "$outdir/sweep-segments-f32-sum.csv"; then
   awk -F, '
@@ -157,16 +82,15 @@ if test -s "$outdir/sweep-segments-f32-sum.csv"; then
     function r(x) { return x == "" ? "-" : sprintf("%.2f", x) }
     {
       d = f("distribution"); k = f("kind")
-      probe = f("gpureduce_vs_probe"); batched = f("gpureduce_vs_batched"); cub = f("gpureduce_vs_cub")
+      probe = f("gpureduce_vs_probe"); cub = f("gpureduce_vs_cub")
       verdict = ""
       want_probe = (k == "uniform") ? 0.80 : (k == "zipf" || k == "huge") ? 0.75 : 0
       if (want_probe && (probe == "" || probe + 0 < want_probe)) verdict = verdict " probe<" want_probe
-      if (k == "uniform" && batched != "" && batched + 0 < 0.9) verdict = verdict " batched<0.9"
       if (cub == "" && f("cub_us") != "n/a") verdict = verdict " cub:none"
       else if (cub != "" && cub + 0 <= 1) verdict = verdict " cub<=1"
       if (f("check") !~ /^ok/) verdict = verdict " check:" f("check")
-      printf "%-20s gr/probe %5s  gr/batched %5s  gr/cub %8s  %s\n", d, r(probe), r(batched),
-        r(cub), verdict == "" ? "ok" : "MISS" verdict
+      printf "%-20s gr/probe %5s  gr/cub %8s  %s\n", d, r(probe), r(cub),
+        verdict == "" ? "ok" : "MISS" verdict
     }' "$outdir/sweep-segments-f32-sum.csv" >"$targets"
 else
   echo "no sweep-segments-f32-sum.csv: no targets" >"$targets"
