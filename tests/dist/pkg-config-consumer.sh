@@ -23,7 +23,7 @@ dest=$tmp/dest
 n=0
 failed=0
 
-echo "1..7"
+echo "1..8"
 
 ok ()      { n=`expr $n + 1`; echo "ok $n - $1"; }
 not_ok ()  { n=`expr $n + 1`; echo "not ok $n - $1"; failed=1; }
@@ -142,6 +142,19 @@ else
     diag "$tmp/scc.out"
     not_ok "consumer links libgpureduce.a with pkg-config --static --libs and runs"
   fi
+fi
+
+# 8. Libs and Libs.private name libraries only (-L, -l): a compiler flag
+# such as -fopenmp would make a program built by another compiler link
+# another OpenMP runtime than the library's, or fail.
+others=
+for f in `pc --static --libs`; do
+  case $f in -L* | -l*) ;; *) others="$others $f" ;; esac
+done
+if test -z "$others"; then
+  ok "pkg-config --static --libs gpureduce gives -L and -l flags only"
+else
+  not_ok "pkg-config --static --libs gpureduce gives -L and -l flags only (also:$others)"
 fi
 
 exit 0
