@@ -15,9 +15,10 @@
 #   that is ".so man3/gpureduce.3" (".so man3/gpureduce_mpi.3"), so that
 #   `man FUNCTION' works; doc/man3 has no other page;
 #   the C examples of README and of gpureduce(3) are tests/readme-example.c
-#   (the first of each), tests/readme-batched.c (README's second, the
-#   third .EX block of gpureduce(3)'s EXAMPLE) and tests/readme-segments.c
-#   (README's third, the fourth .EX block), which make check compiles and
+#   (the first of each), tests/readme-cuda.c (README's second, the third
+#   .EX block of gpureduce(3)'s EXAMPLE), tests/readme-batched.c
+#   (README's third, the fifth .EX block) and tests/readme-segments.c
+#   (README's fourth, the sixth .EX block), which make check compiles and
 #   runs.
 #
 # Run by `make check' (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
@@ -38,6 +39,7 @@ man3=$src/doc/gpureduce.3
 # The umbrella and its subheaders, as one text.
 headers="$src/include/gpureduce.h `ls "$src"/include/gpureduce/*.h`"
 example=$src/tests/readme-example.c
+cuda=$src/tests/readme-cuda.c
 batched=$src/tests/readme-batched.c
 segments=$src/tests/readme-segments.c
 
@@ -311,10 +313,11 @@ same ()
   diag "$5" "diff tests/$name <.EX block $3 of EXAMPLE in gpureduce.3>:"
 }
 same "$example" 1 1 "$tmp/d9" "$tmp/d10"
-same "$batched" 2 3 "$tmp/d11" "$tmp/d12"
-same "$segments" 3 4 "$tmp/d13" "$tmp/d14"
+same "$cuda" 2 3 "$tmp/d18" "$tmp/d19"
+same "$batched" 3 5 "$tmp/d11" "$tmp/d12"
+same "$segments" 4 6 "$tmp/d13" "$tmp/d14"
 
-echo "1..17"
+echo "1..19"
 check "reduce-bench --help runs and lists options and exit statuses" "$tmp/d1"
 check "every option of --help is in reduce-bench.1 OPTIONS, with its argument" "$tmp/d2"
 check "every option in reduce-bench.1 OPTIONS is in --help, with its argument" "$tmp/d3"
@@ -328,6 +331,8 @@ check "every GPUREDUCE_API function has a subsection of its man page" "$tmp/d16"
 check "every GPUREDUCE_API function has a page doc/man3/FUNCTION.3 that Makefile.am installs, and no other" "$tmp/d17"
 check "README's C example is tests/readme-example.c" "$tmp/d9"
 check "gpureduce.3's EXAMPLE is tests/readme-example.c" "$tmp/d10"
+check "README's GPU example is tests/readme-cuda.c" "$tmp/d18"
+check "gpureduce.3's GPU EXAMPLE is tests/readme-cuda.c" "$tmp/d19"
 check "README's batched C example is tests/readme-batched.c" "$tmp/d11"
 check "gpureduce.3's batched EXAMPLE is tests/readme-batched.c" "$tmp/d12"
 check "README's segments C example is tests/readme-segments.c" "$tmp/d13"
