@@ -6,12 +6,19 @@
 #   same exit statuses in EXIT STATUS;
 #   gpureduce(3) against the public headers (include/gpureduce.h and
 #   include/gpureduce/*.h): every prototype, enum value and constant in
-#   SYNOPSIS, every status of GPUREDUCE_STATUS_LIST in ERRORS with its
-#   value;
+#   the subsection Declarations, and each prototype of the short SYNOPSIS
+#   one of the headers'; every status of GPUREDUCE_STATUS_LIST in ERRORS
+#   with its value;
+#   every GPUREDUCE_API function (of include/gpureduce_mpi.h too) has a
+#   subsection of gpureduce(3) named after it (of gpureduce_mpi(3): its
+#   NAME), and a page doc/man3/FUNCTION.3 that Makefile.am installs and
+#   that is ".so man3/gpureduce.3" (".so man3/gpureduce_mpi.3"), so that
+#   `man FUNCTION' works; doc/man3 has no other page;
 #   the C examples of README and of gpureduce(3) are tests/readme-example.c
-#   (the first of each), tests/readme-batched.c (README's second, the
-#   third .EX block of gpureduce(3)'s EXAMPLE) and tests/readme-segments.c
-#   (README's third, the fourth .EX block), which make check compiles and
+#   (the first of each), tests/readme-cuda.c (README's second, the third
+#   .EX block of gpureduce(3)'s EXAMPLE), tests/readme-batched.c
+#   (README's third, the fifth .EX block) and tests/readme-segments.c
+#   (README's fourth, the sixth .EX block), which make check compiles and
 #   runs.
 #
 # Run by `make check' (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
@@ -32,6 +39,7 @@ man3=$src/doc/gpureduce.3
 # The umbrella and its subheaders, as one text.
 headers="$src/include/gpureduce.h `ls "$src"/include/gpureduce/*.h`"
 example=$src/tests/readme-example.c
+cuda=$src/tests/readme-cuda.c
 batched=$src/tests/readme-batched.c
 segments=$src/tests/readme-segments.c
 
@@ -109,6 +117,15 @@ section ()
     on'
 }
 
+# subsection NAME: the text of subsection NAME (.SS) of the roff_text on
+# stdin, up to the next subsection or section.
+subsection ()
+{
+  awk -v want=".SS $1" '
+    /^\.S[HS] / { on = ($0 == want); next }
+    on'
+}
+
 # ---- reduce-bench --help --------------------------------------------------
 "$bench" --help >"$tmp/help" 2>"$tmp/help.err"
 status=$?
@@ -160,9 +177,21 @@ fi
 
 # ---- gpureduce(3) against gpureduce.h --------------------------------------
 roff_text <"$man3" >"$tmp/man3.txt"
-# SYNOPSIS as one line, blanks collapsed, no blank after "(".
-section SYNOPSIS <"$tmp/man3.txt" | tr '\n\t' '  ' \
-  | sed 's/  */ /g; s/( /(/g' >"$tmp/synopsis"
+# Declarations as one line, blanks collapsed, no blank after "(".
+subsection Declarations <"$tmp/man3.txt" | tr '\n\t' '  ' \
+  | sed 's/  */ /g; s/( /(/g' >"$tmp/declarations"
+# The prototypes of the short SYNOPSIS, one per line, blanks collapsed
+# likewise: in each paragraph, what comes before each ';' and calls a
+# gpureduce_ function.
+section SYNOPSIS <"$tmp/man3.txt" \
+  | awk 'BEGIN { RS = "" }
+         { gsub(/[ \t\n]+/, " ")
+           k = split($0, part, ";")
+           for (i = 1; i < k; i++) {
+             p = part[i]; sub(/^ /, "", p)
+             if (p ~ /gpureduce_[a-z0-9_]*\(/) print p ";"
+           } }' \
+  | sed 's/( /(/g' >"$tmp/synopsis.protos"
 # The prototypes of the headers, one per line, blanks collapsed likewise
 # (GPUREDUCE_NODISCARD, warn_unused_result, is not part of a prototype).
 awk '/^GPUREDUCE_API / { on = 1; sub(/^GPUREDUCE_API /, ""); sub(/^GPUREDUCE_NODISCARD /, "") }
@@ -170,9 +199,14 @@ awk '/^GPUREDUCE_API / { on = 1; sub(/^GPUREDUCE_API /, ""); sub(/^GPUREDUCE_NOD
   | sed 's/[ \t][ \t]*/ /g; s/( /(/g; s/ $//' >"$tmp/protos"
 : >"$tmp/d6"
 while IFS= read -r proto; do
-  grep -F -e "$proto" "$tmp/synopsis" >/dev/null || echo "$proto" >>"$tmp/d6"
+  grep -F -e "$proto" "$tmp/declarations" >/dev/null || echo "$proto" >>"$tmp/d6"
 done <"$tmp/protos"
 test -s "$tmp/protos" || echo "no GPUREDUCE_API prototype found in $headers" >>"$tmp/d6"
+: >"$tmp/d15"
+while IFS= read -r proto; do
+  grep -F -x -e "$proto" "$tmp/protos" >/dev/null || echo "$proto" >>"$tmp/d15"
+done <"$tmp/synopsis.protos"
+test -s "$tmp/synopsis.protos" || echo "no prototype found in gpureduce.3 SYNOPSIS" >>"$tmp/d15"
 
 # Enum values ("NAME = N"; the statuses "X(NAME, N, ..." of
 # GPUREDUCE_STATUS_LIST, shown as "NAME = N" in the page) and constants
@@ -191,7 +225,7 @@ grep '^#define GPUREDUCE_' "$header" \
 while IFS= read -r c; do
   # the whole value: "= 8" must not match "= 80"
   re=$(printf '%s\n' "$c" | sed 's/[][\\.*^$()+?{}|]/\\&/g')
-  grep -E -e "$re([^0-9A-Za-z_]|\$)" "$tmp/synopsis" >/dev/null || echo "$c" >>"$tmp/d7"
+  grep -E -e "$re([^0-9A-Za-z_]|\$)" "$tmp/declarations" >/dev/null || echo "$c" >>"$tmp/d7"
 done <"$tmp/consts"
 
 # Every status has an ERRORS entry "NAME (VALUE)" (SUCCESS is in RETURN VALUE).
@@ -203,6 +237,47 @@ while read -r name _ value; do
   grep -F -x -e "$name ($value)" "$tmp/errors" >/dev/null \
     || echo "$name ($value) has no entry in ERRORS" >>"$tmp/d8"
 done <"$tmp/errors.want"
+
+# ---- a page for every function ---------------------------------------------
+# functions FILE...: the names of the GPUREDUCE_API functions of FILEs.
+functions ()
+{
+  awk '/^GPUREDUCE_API / { on = 1 }
+       on { printf "%s ", $0; if ($0 ~ /;/) { print ""; on = 0 } }' "$@" \
+    | sed -n 's/^[^(]*[^a-z0-9_]\(gpureduce_[a-z0-9_]*\)(.*/\1/p' | sort -u
+}
+functions $headers >"$tmp/functions"
+: >"$tmp/functions.mpi"
+test -f "$src/include/gpureduce_mpi.h" && functions "$src/include/gpureduce_mpi.h" >"$tmp/functions.mpi"
+grep '^\.SS ' "$tmp/man3.txt" >"$tmp/subsections"
+: >"$tmp/d16"
+: >"$tmp/d17"
+# page FUNCTION TARGET: doc/man3/FUNCTION.3 is ".so man3/TARGET" and
+# Makefile.am names it.
+page ()
+{
+  if test "`cat "$src/doc/man3/$1.3" 2>/dev/null`" != ".so man3/$2"; then
+    echo "doc/man3/$1.3 is missing or is not the one line .so man3/$2" >>"$tmp/d17"
+  fi
+  grep -F -e "doc/man3/$1.3" "$src/Makefile.am" >/dev/null \
+    || echo "Makefile.am does not install doc/man3/$1.3" >>"$tmp/d17"
+}
+while read -r f; do
+  grep -E -e "[ ,]$f\(\)(,|\$)" "$tmp/subsections" >/dev/null \
+    || echo "$f() has no subsection (.SS) of its own in gpureduce.3" >>"$tmp/d16"
+  page "$f" gpureduce.3
+done <"$tmp/functions"
+while read -r f; do
+  roff_text <"$src/doc/gpureduce_mpi.3" | section NAME | grep -E -e "(^|[ ,])$f( |,|\$)" >/dev/null \
+    || echo "$f is not in the NAME of gpureduce_mpi.3" >>"$tmp/d16"
+  page "$f" gpureduce_mpi.3
+done <"$tmp/functions.mpi"
+test -s "$tmp/functions" || echo "no GPUREDUCE_API function found in $headers" >>"$tmp/d16"
+for p in "$src"/doc/man3/*.3; do
+  f=`basename "$p" .3`
+  grep -x -F -e "$f" "$tmp/functions" "$tmp/functions.mpi" >/dev/null \
+    || echo "doc/man3/$f.3 is not a GPUREDUCE_API function's page" >>"$tmp/d17"
+done
 
 # ---- the C examples -------------------------------------------------------
 # readme_block N: the N-th ```c block of README, without its fences.
@@ -220,45 +295,44 @@ man_example ()
        ex' "$man3" \
     | sed 's/^\\&//; s/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g'
 }
-: >"$tmp/d9"
-: >"$tmp/d11"
-: >"$tmp/d13"
-if test -f "$src/README"; then
-  readme_block 1 >"$tmp/readme.c"
-  diff "$example" "$tmp/readme.c" >"$tmp/d9"
-  diag "$tmp/d9" "diff tests/readme-example.c <the first \`\`\`c block of README>:"
-  readme_block 2 >"$tmp/readme2.c"
-  diff "$batched" "$tmp/readme2.c" >"$tmp/d11"
-  diag "$tmp/d11" "diff tests/readme-batched.c <the second \`\`\`c block of README>:"
-  readme_block 3 >"$tmp/readme3.c"
-  diff "$segments" "$tmp/readme3.c" >"$tmp/d13"
-  diag "$tmp/d13" "diff tests/readme-segments.c <the third \`\`\`c block of README>:"
-else
-  echo "no README in $src" >>"$tmp/d9"
-  echo "no README in $src" >>"$tmp/d11"
-  echo "no README in $src" >>"$tmp/d13"
-fi
-man_example 1 >"$tmp/man3.c"
-diff "$example" "$tmp/man3.c" >"$tmp/d10"
-diag "$tmp/d10" "diff tests/readme-example.c <the first .EX block of EXAMPLE in gpureduce.3>:"
-man_example 3 >"$tmp/man3-batched.c"
-diff "$batched" "$tmp/man3-batched.c" >"$tmp/d12"
-diag "$tmp/d12" "diff tests/readme-batched.c <the third .EX block of EXAMPLE in gpureduce.3>:"
-man_example 4 >"$tmp/man3-segments.c"
-diff "$segments" "$tmp/man3-segments.c" >"$tmp/d14"
-diag "$tmp/d14" "diff tests/readme-segments.c <the fourth .EX block of EXAMPLE in gpureduce.3>:"
+# same FILE README-BLOCK MAN-BLOCK DIAG-README DIAG-MAN: FILE is the
+# README-BLOCK-th ```c block of README and the MAN-BLOCK-th .EX block of
+# gpureduce.3's EXAMPLE.
+same ()
+{
+  name=`basename "$1"`
+  if test -f "$src/README"; then
+    readme_block "$2" >"$tmp/readme.$2.c"
+    diff "$1" "$tmp/readme.$2.c" >"$4"
+    diag "$4" "diff tests/$name <\`\`\`c block $2 of README>:"
+  else
+    echo "no README in $src" >"$4"
+  fi
+  man_example "$3" >"$tmp/man3.$3.c"
+  diff "$1" "$tmp/man3.$3.c" >"$5"
+  diag "$5" "diff tests/$name <.EX block $3 of EXAMPLE in gpureduce.3>:"
+}
+same "$example" 1 1 "$tmp/d9" "$tmp/d10"
+same "$cuda" 2 3 "$tmp/d18" "$tmp/d19"
+same "$batched" 3 5 "$tmp/d11" "$tmp/d12"
+same "$segments" 4 6 "$tmp/d13" "$tmp/d14"
 
-echo "1..14"
+echo "1..19"
 check "reduce-bench --help runs and lists options and exit statuses" "$tmp/d1"
 check "every option of --help is in reduce-bench.1 OPTIONS, with its argument" "$tmp/d2"
 check "every option in reduce-bench.1 OPTIONS is in --help, with its argument" "$tmp/d3"
 check "every --option reduce-bench.1 mentions is an option of --help" "$tmp/d4"
 check "reduce-bench.1 EXIT STATUS lists the statuses of --help" "$tmp/d5"
-check "every prototype of the public headers is in gpureduce.3 SYNOPSIS" "$tmp/d6"
-check "every enum value and constant of the public headers is in gpureduce.3 SYNOPSIS" "$tmp/d7"
+check "every prototype of the public headers is in gpureduce.3's Declarations" "$tmp/d6"
+check "every prototype of gpureduce.3 SYNOPSIS is one of the public headers'" "$tmp/d15"
+check "every enum value and constant of the public headers is in gpureduce.3's Declarations" "$tmp/d7"
 check "every status of GPUREDUCE_STATUS_LIST has an ERRORS entry with its value" "$tmp/d8"
+check "every GPUREDUCE_API function has a subsection of its man page" "$tmp/d16"
+check "every GPUREDUCE_API function has a page doc/man3/FUNCTION.3 that Makefile.am installs, and no other" "$tmp/d17"
 check "README's C example is tests/readme-example.c" "$tmp/d9"
 check "gpureduce.3's EXAMPLE is tests/readme-example.c" "$tmp/d10"
+check "README's GPU example is tests/readme-cuda.c" "$tmp/d18"
+check "gpureduce.3's GPU EXAMPLE is tests/readme-cuda.c" "$tmp/d19"
 check "README's batched C example is tests/readme-batched.c" "$tmp/d11"
 check "gpureduce.3's batched EXAMPLE is tests/readme-batched.c" "$tmp/d12"
 check "README's segments C example is tests/readme-segments.c" "$tmp/d13"

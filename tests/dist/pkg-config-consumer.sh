@@ -1,7 +1,9 @@
 #!/bin/sh
 # pkg-config-consumer.sh - install gpureduce into a scratch DESTDIR, then
 # build and run tests/dist/consumer.c with nothing but pkg-config's flags (no CUDA
-# include path), as a user of the installed library would.  Prints TAP.
+# include path), as a user of the installed library would, and README's
+# GPU example (tests/readme-cuda.c) with CUDA's flags added, as README
+# says.  Prints TAP.
 #
 # Run by `make check` (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
 # variables); works in VPATH builds and under `make distcheck`.
@@ -23,7 +25,7 @@ dest=$tmp/dest
 n=0
 failed=0
 
-echo "1..7"
+echo "1..9"
 
 ok ()      { n=`expr $n + 1`; echo "ok $n - $1"; }
 not_ok ()  { n=`expr $n + 1`; echo "not ok $n - $1"; failed=1; }
@@ -142,6 +144,34 @@ else
     diag "$tmp/scc.out"
     not_ok "consumer links libgpureduce.a with pkg-config --static --libs and runs"
   fi
+fi
+
+# 8. Libs and Libs.private name libraries only (-L, -l): a compiler flag
+# such as -fopenmp would make a program built by another compiler link
+# another OpenMP runtime than the library's, or fail.
+others=
+for f in `pc --static --libs`; do
+  case $f in -L* | -l*) ;; *) others="$others $f" ;; esac
+done
+if test -z "$others"; then
+  ok "pkg-config --static --libs gpureduce gives -L and -l flags only"
+else
+  not_ok "pkg-config --static --libs gpureduce gives -L and -l flags only (also:$others)"
+fi
+
+# 9. README's GPU example (tests/readme-cuda.c) builds as README says:
+# pkg-config's flags plus CUDA's include path and runtime; it runs (and
+# skips itself without a GPU).
+what="README's GPU example builds with pkg-config's flags, CUDA's include path and -lcudart, and runs"
+if $GR_CC -o "$tmp/cuda-example$GR_EXEEXT" "$GR_ABS_TOP_SRCDIR/tests/readme-cuda.c" \
+     $cflags $libs ${GR_CUDA_CPPFLAGS-} ${GR_CUDA_LIBDIR:+-L$GR_CUDA_LIBDIR} -lcudart \
+     >"$tmp/cuda.out" 2>&1 \
+   && "$tmp/cuda-example$GR_EXEEXT" >>"$tmp/cuda.out" 2>&1; then
+  ok "$what"
+  diag "$tmp/cuda.out"
+else
+  diag "$tmp/cuda.out"
+  not_ok "$what"
 fi
 
 exit 0
