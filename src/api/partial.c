@@ -100,7 +100,7 @@ static void canonical_nans(unsigned char *acc, int count, int width) {
 }
 
 /* ARGMIN's and ARGMAX's accumulator holds its index at byte 8 (cuda/thread/ops.cuh
- * node_root, host/backend.c pair_*), counted from the array reduced;
+ * node_root, host/order.c pair_*), counted from the array reduced;
  * make it global.  The identity's UINT64_MAX stays. */
 static void shift_index(unsigned char *acc, gpureduce_op_t op, uint64_t base) {
   if (op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX) return;

@@ -1,6 +1,6 @@
 /*
  * core/backend.h - the backend interface: one table of functions that the
- * host backend (host/backend.c) and the CUDA backend (cuda/table.c) each
+ * host backend (host/host.c) and the CUDA backend (cuda/table.c) each
  * fill, and that the API layer (api/) calls through the handle
  * (h->backend) without knowing which backend it has.  Not installed.
  * Plain C, usable from C++.

@@ -1,8 +1,9 @@
 /*
- * host/host.h - what the host backend offers besides its gr_backend table
- * (gr_host_backend, core/backend.h): the accumulator functions of each
- * (type, op, flags), which the combine of partial results runs on the
- * host whatever the handle's backend (api/partial.c).  Not installed.
+ * host/host.h - the host backend's reductions (host/order.c), which its
+ * gr_backend table (gr_host_backend, host/host.c) runs, and the
+ * accumulator functions of each (type, op, flags), which the combine of
+ * partial results runs on the host whatever the handle's backend
+ * (api/partial.c).  Not installed.
  */
 #ifndef GR_HOST_HOST_H
 #define GR_HOST_HOST_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/handle.h"
+#include "order/order.h"
 
 /*
  * The accumulator of one (type, op, flags), for the partial results
@@ -36,5 +38,23 @@ struct gr_host_acc_ops {
  * a meaning (or the dot products). */
 const struct gr_host_acc_ops *gr_host_acc_ops_for(gpureduce_type_t type, gpureduce_op_t op,
                                                   unsigned flags);
+
+/* Threads pay off from about a megabyte of input (32 tiles); below that
+ * the start of a parallel region costs more than it saves. */
+#define GR_HOST_PARALLEL_TILES 32
+#define GR_HOST_PARALLEL_BYTES \
+  ((uint64_t)GR_HOST_PARALLEL_TILES * GR_TILE_CHUNKS * GR_CHUNK_BYTES)
+
+/* The reduction of one vector (host/order.c, GR_HOST_FN): fn(input,
+ * input2, n, stride, output, workspace) writes the result of the n
+ * elements at input, stride elements apart (and of the products with
+ * input2's, for the dot products), to output; workspace: the host
+ * handle's (groups in parallel) or NULL (one thread). */
+typedef void (*gr_host_fn)(const void *input, const void *input2, uint64_t n, int64_t stride,
+                           void *output, void *workspace);
+/* The function of (type, op, flags), NULL for a combination without a
+ * meaning; the dot product's of (type, flags). */
+gr_host_fn gr_host_fn_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
+gr_host_fn gr_host_dot_fn_for(gpureduce_type_t type, unsigned flags);
 
 #endif /* GR_HOST_HOST_H */

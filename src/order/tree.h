@@ -10,7 +10,7 @@
  * pass, log2(count) values of state, and always `left op right`.
  *
  * Who calls it:
- *   - the host backend (host/backend.c), for the tiles of each group and
+ *   - the host backend (host/order.c), for the tiles of each group and
  *     then for the groups' roots;
  *   - the CUDA kernel (cuda/agent/reduce.cuh), thread 0 of each block
  *     for the tiles of a group;

@@ -7,7 +7,7 @@
  * finish() (accumulator to result), plus its type and family for the
  * policy table (tuning/policy.cuh).  The kernel layers call nothing else, so the
  * semantics documented in gpureduce.h live here and in the host backend's
- * twin, src/host/backend.c (doc/ARCHITECTURE.md says why there are two).
+ * twin, src/host/order.c (doc/ARCHITECTURE.md says why there are two).
  *
  * Floating-point arithmetic uses the _rn intrinsics so that nvcc never
  * contracts a multiply and an add into an FMA: the host backend computes
@@ -307,9 +307,9 @@ template <gpureduce_type_t T, bool IsMax> struct ArgMinMax {
 };
 
 /* An accumulator as a partial result's node holds it (kernel/reduce.cuh
- * store_root; api/partial.c and host/backend.c read its bytes): Op::Acc
+ * store_root; api/partial.c and host/order.c read its bytes): Op::Acc
  * itself, except that ARGMIN's and ARGMAX's value is Elem::Wide there (a
- * 64-bit integer at byte 0 for every integer type, host/backend.c's
+ * 64-bit integer at byte 0 for every integer type, host/order.c's
  * pair_*), the index at byte 8. */
 template <class Op> __device__ inline auto node_root(const typename Op::Acc &a) {
   if constexpr (Op::kFamily == OpFamily::kArg) {
@@ -472,7 +472,7 @@ template <gpureduce_type_t T, bool F64 = false> struct Nrm2 {
    * and medium values, sqrt(med) and sqrt(sml)/ssml combine as
    * ymax * sqrt(1 + (ymin/ymax)^2), written ymax^2 (1 + (ymin/ymax)^2)
    * under one square root; otherwise the one sum alone.  Each step one
-   * rounded operation (host/backend.c repeats them). */
+   * rounded operation (host/order.c repeats them). */
   __device__ static Out finish(const Acc &a) {
     W r;
     if (a.big > W(0)) {
