@@ -202,10 +202,11 @@ gpureduce_status_t gr_prologue(struct gpureduce_handle *h, struct gr_call *c) {
     if ((s = gr_check_overlap(h, c->output, out_bytes, c->in[k].name, c->in[k].p, lo[k],
                               hi[k])) != GPUREDUCE_SUCCESS)
       return s;
-  char what[64];
+  char what[64]; /* (the name alone where the lowest element is the first) */
   for (unsigned k = 0; k < c->inputs && c->n > 0; ++k) {
-    snprintf(what, sizeof what, "%s%s", c->in[k].name, lo[k] ? " (its lowest element)" : "");
-    if ((s = gr_check_space(h, (const char *)c->in[k].p + lo[k], what)) != GPUREDUCE_SUCCESS)
+    if (lo[k]) snprintf(what, sizeof what, "%s (its lowest element)", c->in[k].name);
+    if ((s = gr_check_space(h, (const char *)c->in[k].p + lo[k],
+                            lo[k] ? what : c->in[k].name)) != GPUREDUCE_SUCCESS)
       return s;
   }
   return gr_check_space(h, c->output, "output");
