@@ -11,6 +11,8 @@
  * program of their own: tests/cuda/test-huge-partial.c.
  *
  * Without a usable CUDA device it prints "1..0 # SKIP no CUDA device".
+ * GPUREDUCE_TEST_QUICK=1 (the sanitizer runs) leaves out the long cases,
+ * cuda_partial_large and PARTIAL_LONG_TESTS, with a TAP comment.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -20,7 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include "partial.h"
-#include "segments.h" /* sg_quick */
+#include "segments.h" /* sg_quick: GPUREDUCE_TEST_QUICK */
 
 #define FILL 0xC3
 
@@ -86,10 +88,10 @@ static void cuda_partial_memory_spaces(void **state) {
   free(p);
 }
 
-/* Past 16384 tiles: groups of four tiles in gpureduce_reduce(). */
+/* Past 16384 tiles: groups of four tiles in gpureduce_reduce().  Not in
+ * quick mode. */
 static void cuda_partial_large(void **state) {
   (void)state;
-  if (sg_quick()) skip(); /* (GPUREDUCE_TEST_QUICK) */
   static const enum pt_family fams[] = {PT_RANDOM, PT_ODD_TILES, PT_NEAR_TILES};
   static const struct {
     gpureduce_type_t type;
@@ -110,11 +112,16 @@ int main(void) {
   setenv("GPUREDUCE_TUNE", "off", 1);
   cmocka_set_message_output(CM_OUTPUT_TAP);
   partial_use(&bt_cuda_backend);
-  const struct CMUnitTest tests[] = {
+  struct CMUnitTest tests[] = {
       cmocka_unit_test(cuda_partial_memory_spaces),
       cmocka_unit_test(cuda_partial_large),
       PARTIAL_TESTS, /* (pt_damaged_headers last) */
   };
-  return cmocka_run_group_tests_name("test-partial (CUDA)", tests, partial_setup,
-                                     partial_teardown);
+  size_t count = COUNT(tests);
+  if (sg_quick()) {
+    static const CMUnitTestFunction long_tests[] = {cuda_partial_large, PARTIAL_LONG_TESTS};
+    count = tu_leave_out(tests, count, long_tests, COUNT(long_tests), "GPUREDUCE_TEST_QUICK");
+  }
+  return _cmocka_run_group_tests("test-partial (CUDA)", tests, count, partial_setup,
+                                 partial_teardown);
 }
