@@ -78,7 +78,8 @@ void pt_few_hundred_tiles(void **state) {
 }
 
 /* Past GR_MAX_ROOTS (8192) tiles, where gpureduce_reduce() reduces groups
- * of tiles and then the groups' roots: 8195 tiles. */
+ * of tiles and then the groups' roots: 8195 tiles.  Not in quick mode
+ * (PARTIAL_LONG_TESTS). */
 void pt_tile_groups(void **state) {
   (void)state;
   static const enum pt_family fams[] = {PT_RANDOM, PT_ODD_TILES};
@@ -88,7 +89,6 @@ void pt_tile_groups(void **state) {
     unsigned flags;
   } kinds[] = {{GPUREDUCE_F64, GPUREDUCE_SUM, 0},
                {GPUREDUCE_F64, GPUREDUCE_ARGMAX, GPUREDUCE_WITH_VALUE}};
-  if (sg_quick()) skip(); /* (GPUREDUCE_TEST_QUICK) */
   for (size_t i = 0; i < COUNT(kinds); ++i)
     pt_check_random(kinds[i].type, kinds[i].op, kinds[i].flags,
                     8195 * tu_tile_elems(kinds[i].type) - 3, fams, COUNT(fams), "tile groups");

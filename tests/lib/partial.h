@@ -130,5 +130,9 @@ void pt_damaged_headers(void **state);
       cmocka_unit_test(pt_bytes_past_2_63), cmocka_unit_test(pt_reduce_errors),    \
       cmocka_unit_test(pt_combine_errors), cmocka_unit_test(pt_set_last_message),  \
       cmocka_unit_test(pt_damaged_headers)
+/* The long ones among them, which quick mode (GPUREDUCE_TEST_QUICK:
+ * sg_quick()) leaves out of the group (tu_leave_out): a list of
+ * CMUnitTestFunction. */
+#define PARTIAL_LONG_TESTS pt_tile_groups
 
 #endif /* GPUREDUCE_TESTS_PARTIAL_H */

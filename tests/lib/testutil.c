@@ -29,6 +29,27 @@ void tu_announce_seed(void) {
   }
 }
 
+/* ---- the group ------------------------------------------------------------- */
+
+size_t tu_leave_out(struct CMUnitTest *tests, size_t count, const CMUnitTestFunction *out,
+                    size_t n_out, const char *why) {
+  size_t kept = 0, left = 0;
+  for (size_t i = 0; i < count; ++i) {
+    size_t k = 0;
+    while (k < n_out && out[k] != tests[i].test_func) ++k;
+    if (k == n_out) {
+      tests[kept++] = tests[i];
+      continue;
+    }
+    if (left++)
+      print_message(", %s", tests[i].name);
+    else
+      print_message("# %s: left out: %s", why, tests[i].name);
+  }
+  if (left) print_message("\n");
+  return kept;
+}
+
 /* ---- element patterns that fail the test ------------------------------- */
 
 uint64_t tu_pattern(gpureduce_type_t type, double v) {

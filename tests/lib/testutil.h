@@ -114,6 +114,19 @@ void tu_check_failed(const char *file, int line, gpureduce_handle_t h,
  * (canaries, untouched outputs). */
 #define check_bytes(p, c, l, ...) tu_check_bytes(__FILE__, __LINE__, (p), (c), (l), __VA_ARGS__)
 
+/* ---- the group ------------------------------------------------------------- */
+
+/* Leave the cases whose functions are out[0..n_out) out of the group
+ * tests[0..count), keeping the order of the rest, and print a TAP comment
+ * that names them and says why ("# WHY: left out: NAME, NAME"); return
+ * the count left, for _cmocka_run_group_tests(name, tests, count, setup,
+ * teardown).  For the cases a mode of the program does not run (such as
+ * the long ones under GPUREDUCE_TEST_QUICK): they are then not in the
+ * plan at all, where cmocka 1.1.5's skip() would print "not ok", a
+ * failure. */
+size_t tu_leave_out(struct CMUnitTest *tests, size_t count, const CMUnitTestFunction *out,
+                    size_t n_out, const char *why);
+
 /* ---- small things ---------------------------------------------------------- */
 
 /* tc_next (cases.h), failing the test when the data's memory cannot be
