@@ -156,11 +156,8 @@ gpureduce_status_t gr_check_overlap(struct gpureduce_handle *h, const void *outp
                  bytes, output, name, in, lo, hi);
 }
 
-/* The `count` results of result_size bytes from output: INVALID_ARGUMENT
- * when count * result_size overflows size_t or the bytes wrap around the
- * address space; else *bytes receives count * result_size (count >= 1). */
-static gpureduce_status_t output_span(struct gpureduce_handle *h, const void *output,
-                                      uint64_t count, size_t result_size, uint64_t *bytes) {
+gpureduce_status_t gr_output_span(struct gpureduce_handle *h, const void *output,
+                                  uint64_t count, size_t result_size, uint64_t *bytes) {
   if (count > SIZE_MAX / result_size)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
                    "%" PRIu64 " results of %zu bytes overflow size_t", count, result_size);
@@ -196,7 +193,8 @@ gpureduce_status_t gr_prologue(struct gpureduce_handle *h, struct gr_call *c) {
                            c->in[k].element_stride, size, &lo[k], &hi[k])) != GPUREDUCE_SUCCESS)
       return s;
   uint64_t out_bytes = 0;
-  if ((s = output_span(h, c->output, c->batch, c->result_size, &out_bytes)) != GPUREDUCE_SUCCESS)
+  if ((s = gr_output_span(h, c->output, c->batch, c->result_size, &out_bytes)) !=
+      GPUREDUCE_SUCCESS)
     return s;
   for (unsigned k = 0; k < c->inputs && c->n > 0; ++k)
     if ((s = gr_check_overlap(h, c->output, out_bytes, c->in[k].name, c->in[k].p, lo[k],

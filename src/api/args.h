@@ -85,6 +85,13 @@ gpureduce_status_t gr_input_span(struct gpureduce_handle *h, const char *name,
                                  int64_t batch_stride, int64_t element_stride, unsigned size,
                                  int64_t *lo, int64_t *hi);
 
+/* The `count` results of result_size bytes from output (step 5):
+ * INVALID_ARGUMENT when count * result_size overflows size_t or the bytes
+ * wrap around the address space; else *bytes receives count * result_size
+ * (count >= 1). */
+gpureduce_status_t gr_output_span(struct gpureduce_handle *h, const void *output,
+                                  uint64_t count, size_t result_size, uint64_t *bytes);
+
 /* `bytes` bytes of output from output (bytes >= 1) overlapping the span
  * [in + lo, in + hi] of input `name`: INVALID_ARGUMENT with a message
  * that says the output must lie outside it. */

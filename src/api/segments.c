@@ -58,14 +58,8 @@ gpureduce_status_t gpureduce_reduce_segments(const void *input, void *output,
   if (segments == SIZE_MAX)
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
                    "segments %zu + 1 offsets overflows size_t", segments);
-  if (segments > SIZE_MAX / rs)
-    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                   "segments %zu times the %zu-byte result overflows size_t", segments, rs);
-  const uint64_t out_at = (uint64_t)(uintptr_t)output, out_bytes = (uint64_t)segments * rs;
-  if (!fits(output, out_bytes))
-    return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
-                   "the output's %" PRIu64 " bytes from %p wrap around the address space",
-                   out_bytes, output);
+  uint64_t out_bytes = 0;
+  if ((s = gr_output_span(h, output, segments, rs, &out_bytes)) != GPUREDUCE_SUCCESS) return s;
   /* (segments + 1) * 8 bytes of offsets: past UINT64_MAX they cannot fit
    * either. */
   const uint64_t off_count = (uint64_t)segments + 1;
@@ -74,6 +68,8 @@ gpureduce_status_t gpureduce_reduce_segments(const void *input, void *output,
                    "the %" PRIu64 " offsets (8 bytes each) from %p wrap around the address "
                    "space",
                    off_count, (const void *)offsets);
+  /* (not gr_check_overlap(): the offsets' bytes may exceed INT64_MAX) */
+  const uint64_t out_at = (uint64_t)(uintptr_t)output;
   const uint64_t off_at = (uint64_t)(uintptr_t)offsets, off_bytes = off_count * 8;
   if (out_at <= off_at + (off_bytes - 1) && off_at <= out_at + (out_bytes - 1))
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT,
