@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
         ReduceParams p;
         p.input = buf + off * v.es; p.input2 = nullptr; p.output = out; p.n = n;
         p.roots = roots; p.ticket = ticket; p.tiles = plan.tiles; p.groups = plan.groups;
-        p.group_log2 = plan.group_log2; p.acc_out = nullptr;
+        p.group_log2 = plan.group_log2; p.with_value = 0; p.acc_out = nullptr;
         void *args[] = {&p};
         CK(cudaMemset(out, 0, 64));
         CK(cudaLaunchKernel(v.kernel, dim3(plan.grid), dim3(GR_LANES), args, v.smem, 0));

@@ -4,7 +4,7 @@
  *
  * The list is GR_CUDA_INSTANCES in Makefile.am: one entry FAMILY-TYPES
  * for each kernel family and set of element types below (reduce-float,
- * with_value-int, dot-all, ...), from which make generates the
+ * segments-int, dot-all, ...), from which make generates the
  * translation unit instantiate/FAMILY-TYPES.cu, whose one line is
  * GR_INSTANTIATE(FAMILY, TYPES).  One unit an entry lets them compile in
  * parallel.  Each unit instantiates kernels_for<Family, Types>
@@ -17,11 +17,11 @@
  *   Reduce     reduce_kernel (+ ExactByteNrm2's for i8, u8)    Float, Int
  *   Batched    the batched kernels (+ ExactByteNrm2's tiles)   Float, Int
  *   Segments   segments_kernel                                 Float, Int
- *   WithValue  the three calls' kernels of ArgMinMaxWithValue  Float, Int
  *   Dot        reduce_kernel, tiles and warp kernels of Dot    All
  *
- * Only F32 has a row for GPUREDUCE_ACCUMULATE_F64 (f64 = true), and not
- * in WithValue.
+ * Only F32 has a row for GPUREDUCE_ACCUMULATE_F64 (f64 = true).
+ * GPUREDUCE_WITH_VALUE has no kernels of its own: it is a run-time flag
+ * of ARGMIN's and ARGMAX's (kernel/reduce.cuh, store_result).
  */
 #ifndef GR_CUDA_INSTANTIATE_INSTANTIATE_CUH
 #define GR_CUDA_INSTANTIATE_INSTANTIATE_CUH
@@ -91,16 +91,6 @@ template <> struct FamilyOf<SegmentsFamily> {
   template <gpureduce_type_t T> static void exact(gpureduce_op_t, SegmentsKernels &) {}
 };
 
-/* (ARGMIN and ARGMAX only: row() below gives the other ops nothing) */
-template <> struct FamilyOf<WithValueFamily> {
-  static constexpr bool kF64 = false;
-  template <class Op> static WithValueKernels of() {
-    return WithValueKernels{reinterpret_cast<const void *>(&reduce_kernel<Op>),
-                            FamilyOf<BatchedFamily>::of<Op>(),
-                            reinterpret_cast<const void *>(&segments_kernel<Op>)};
-  }
-};
-
 template <> struct FamilyOf<DotFamily> {
   static constexpr bool kF64 = true;
 };
@@ -120,13 +110,7 @@ typename Family::Kernels op_row(gpureduce_op_t op, std::integer_sequence<int, O.
 
 template <class Family, gpureduce_type_t T, bool F64>
 typename Family::Kernels row(gpureduce_op_t op) {
-  if constexpr (std::is_same_v<Family, WithValueFamily>) {
-    static const WithValueKernels argmin =
-        FamilyOf<WithValueFamily>::of<ArgMinMaxWithValue<T, false>>();
-    static const WithValueKernels argmax =
-        FamilyOf<WithValueFamily>::of<ArgMinMaxWithValue<T, true>>();
-    return op == GPUREDUCE_ARGMIN ? argmin : op == GPUREDUCE_ARGMAX ? argmax : WithValueKernels{};
-  } else if constexpr (std::is_same_v<Family, DotFamily>) {
+  if constexpr (std::is_same_v<Family, DotFamily>) {
     using Op = Dot<T, F64>;
     return DotKernels{reinterpret_cast<const void *>(&reduce_kernel<Op>),
                       reinterpret_cast<const void *>(&batched_tiles_kernel<Op>),
@@ -165,7 +149,6 @@ typename Family::Kernels kernels_for(gpureduce_type_t type, gpureduce_op_t op, b
 using reduce_family = ReduceFamily;
 using batched_family = BatchedFamily;
 using segments_family = SegmentsFamily;
-using with_value_family = WithValueFamily;
 using dot_family = DotFamily;
 using float_types = FloatTypes;
 using int_types = IntTypes;

@@ -49,16 +49,10 @@ struct DotKernels {
   const void *reduce, *tiles, *warp;
 };
 
-/* The kernels of ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE
- * (ArgMinMaxWithValue) for the three calls. */
-struct WithValueKernels {
-  const void *reduce;
-  BatchedKernels batched;
-  const void *segments;
-};
-
 /* Each lookup gives the kernels of (type, op, flags), all nullptr for a
- * combination without a meaning (gpureduce_result_size() == 0). */
+ * combination without a meaning (gpureduce_result_size() == 0).
+ * GPUREDUCE_WITH_VALUE picks ARGMIN's and ARGMAX's own kernels: it is a
+ * run-time parameter of theirs (the kernels' with_value). */
 ReduceKernels reduce_kernels_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 BatchedKernels batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 const void *segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
@@ -82,9 +76,6 @@ struct BatchedFamily {
 };
 struct SegmentsFamily {
   using Kernels = SegmentsKernels;
-};
-struct WithValueFamily {
-  using Kernels = WithValueKernels;
 };
 struct DotFamily {
   using Kernels = DotKernels;

@@ -23,21 +23,17 @@ using gr::lookup_impl::of_family;
 gr::ReduceKernels gr::reduce_kernels_for(gpureduce_type_t type, gpureduce_op_t op,
                                          unsigned flags) {
   if (gpureduce_result_size(type, op, flags) == 0) return ReduceKernels{};
-  if (flags & GPUREDUCE_WITH_VALUE)
-    return ReduceKernels{of_family<WithValueFamily>(type, op, 0).reduce, nullptr, 0};
   return of_family<ReduceFamily>(type, op, flags);
 }
 
 gr::BatchedKernels gr::batched_kernels_for(gpureduce_type_t type, gpureduce_op_t op,
                                            unsigned flags) {
   if (gpureduce_result_size(type, op, flags) == 0) return BatchedKernels{};
-  if (flags & GPUREDUCE_WITH_VALUE) return of_family<WithValueFamily>(type, op, 0).batched;
   return of_family<BatchedFamily>(type, op, flags);
 }
 
 const void *gr::segments_kernel_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if (gpureduce_result_size(type, op, flags) == 0) return nullptr;
-  if (flags & GPUREDUCE_WITH_VALUE) return of_family<WithValueFamily>(type, op, 0).segments;
   return of_family<SegmentsFamily>(type, op, flags).kernel;
 }
 

@@ -329,33 +329,33 @@ struct alignas(16) IndexWithValue {
   uint64_t value;
 };
 
-/* ARGMIN or ARGMAX with GPUREDUCE_WITH_VALUE: the same accumulator, lanes
- * and combination as ArgMinMax (so the same index), and a result that
- * also holds the winner's value, written as MIN or MAX would write that
- * one element (the canonical quiet NaN; a zero keeps its sign). */
-template <gpureduce_type_t T, bool IsMax> struct ArgMinMaxWithValue : ArgMinMax<T, IsMax> {
-  using Base = ArgMinMax<T, IsMax>;
-  using Acc = typename Base::Acc;
-  using Out = IndexWithValue;
-  using Value = MinMax<T, IsMax>;
+/* x's bytes, zero-extended to 64 bits (IndexWithValue::value). */
+template <class X> __device__ __forceinline__ uint64_t low_bytes_of(X x) {
+  using Bits = typename std::conditional<
+      sizeof(X) == 1, uint8_t,
+      typename std::conditional<sizeof(X) == 2, uint16_t,
+                                typename std::conditional<sizeof(X) == 4, uint32_t,
+                                                          uint64_t>::type>::type>::type;
+  Bits b;
+  memcpy(&b, &x, sizeof b);
+  return (uint64_t)b;
+}
 
-  __device__ static Out finish(Acc a) { return Out{a.i, bits_of(Value::finish(a.v))}; }
-  /* an empty segment's: GPUREDUCE_NO_INDEX and MIN's or MAX's empty value */
-  __device__ static Out empty() { return Out{UINT64_MAX, bits_of(Value::empty())}; }
-
- private:
-  __device__ static uint64_t bits_of(typename Value::Out x) {
-    using In = typename Value::Out;
-    using Bits = typename std::conditional<
-        sizeof(In) == 1, uint8_t,
-        typename std::conditional<sizeof(In) == 2, uint16_t,
-                                  typename std::conditional<sizeof(In) == 4, uint32_t,
-                                                            uint64_t>::type>::type>::type;
-    Bits b;
-    memcpy(&b, &x, sizeof b);
-    return (uint64_t)b;
-  }
-};
+/* ARGMIN's and ARGMAX's result with GPUREDUCE_WITH_VALUE, a run-time flag
+ * of the same kernels (the kernels' store_result): the index, and the
+ * winner's value, which the accumulator already holds, written as MIN or
+ * MAX would write that one element (the canonical quiet NaN; a zero keeps
+ * its sign).  No element is read again. */
+template <class Op>
+__device__ __forceinline__ IndexWithValue finish_with_value(typename Op::Acc a) {
+  using Value = MinMax<Op::kType, Op::kIsMax>;
+  return IndexWithValue{a.i, low_bytes_of(Value::finish(a.v))};
+}
+/* An empty segment's: GPUREDUCE_NO_INDEX and MIN's or MAX's empty value. */
+template <class Op> __device__ __forceinline__ IndexWithValue empty_with_value() {
+  using Value = MinMax<Op::kType, Op::kIsMax>;
+  return IndexWithValue{UINT64_MAX, low_bytes_of(Value::empty())};
+}
 
 /* ---- the dot product ------------------------------------------------------ */
 
@@ -610,9 +610,9 @@ template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMIN, F64> {
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMAX, F64> { using type = ArgMinMax<T, true>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_NRM2, F64> { using type = Nrm2<T, F64>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MEAN_VAR, F64> { using type = MeanVar<T, F64>; };
-/* GPUREDUCE_WITH_VALUE's operations are ArgMinMaxWithValue and the dot
- * product's is Dot, each a family of its own in the one list of
- * instantiate/instantiate.cuh. */
+/* GPUREDUCE_WITH_VALUE is a run-time flag of ArgMinMax's kernels
+ * (finish_with_value); the dot product's operation is Dot, a family of
+ * its own in the one list of instantiate/instantiate.cuh. */
 
 } /* namespace gr */
 
