@@ -68,7 +68,8 @@ extern "C" {
  *                   on anything but an F32 SUM, PROD, SUM_ABS, SUM_SQUARES,
  *                   NRM2 or MEAN_VAR, GPUREDUCE_WITH_VALUE on anything but
  *                   ARGMIN and ARGMAX, a ladder rung or a block count on
- *                   the host backend).
+ *                   the host backend, LOGSUMEXP of an integer type,
+ *                   GPUREDUCE_SOFTMAX_STATS on anything but LOGSUMEXP).
  * WRONG_MEMORY_SPACE  a pointer lives in the wrong memory space for the
  *                   handle: host memory given to a CUDA handle, device
  *                   memory given to the host handle, or memory of another
@@ -170,12 +171,15 @@ typedef enum gpureduce_op {
   GPUREDUCE_SUM_SQUARES = 7, /**< sum of x*x */
   GPUREDUCE_NRM2 = 8,        /**< Euclidean norm sqrt(sum x*x), scaled so that it
                                   never overflows or underflows (Blue's algorithm) */
-  GPUREDUCE_MEAN_VAR = 9     /**< {mean, population variance}, by Chan, Golub and
+  GPUREDUCE_MEAN_VAR = 9,    /**< {mean, population variance}, by Chan, Golub and
                                   LeVeque's pairwise update */
+  GPUREDUCE_LOGSUMEXP = 10,  /**< log(sum exp(x)), around the running maximum
+                                  (floating types only) */
+  GPUREDUCE_AMAX = 11        /**< largest |x|, exact: the L-infinity norm */
 } gpureduce_op_t;
 
 /** Number of operations (one past the last). */
-#define GPUREDUCE_OP_COUNT 10
+#define GPUREDUCE_OP_COUNT 12
 
 /** Element types. */
 typedef enum gpureduce_type {
@@ -228,6 +232,30 @@ typedef enum gpureduce_type {
  * with the flag set the plain operation's).
  */
 #define GPUREDUCE_WITH_VALUE 0x2u
+
+/**
+ * Flag for LOGSUMEXP of F16, BF16, F32 or F64: return the softmax
+ * statistics {max, sum} instead of log(sum exp(x)), two values of the
+ * result type (gpureduce_result_size() says 8 for two floats, 16 for two
+ * doubles; the output is aligned to that size):
+ *
+ *     max   the largest element, m (as an element widened to the result
+ *           type, exact);
+ *     sum   sum_i exp(x_i - m), the accumulator's double sum rounded once
+ *           to the result type;
+ *
+ * so that softmax_i = exp(x_i - max) / sum, and log(sum exp(x)) =
+ * max + log(sum): the plain result is that sum taken before its rounding
+ * to the result type (max + log(sum) from the pair can differ from it by
+ * that one rounding of sum, at most half an ulp of the float sum, a
+ * relative 2^-25 change of sum).  No elements give {-inf, 0}; all -inf
+ * {-inf, n}; any NaN {NaN, NaN} (canonical); +inf and no NaN {+inf, the
+ * count of +inf elements}.  Any other op, or GPUREDUCE_ACCUMULATE_F64 or
+ * GPUREDUCE_WITH_VALUE with it, is GPUREDUCE_ERROR_UNSUPPORTED.  Both
+ * backends give the same bytes; on CUDA it is the same single launch as
+ * the plain LOGSUMEXP.
+ */
+#define GPUREDUCE_SOFTMAX_STATS 0x4u
 
 /** The ARGMIN or ARGMAX result of an empty (or invalid) segment of
  *  gpureduce_reduce_segments(): "no index".  Never a valid index, since a

@@ -30,14 +30,23 @@ static gpureduce_status_t check_kind(struct gpureduce_handle *h, const struct gr
                    (int)type);
   if ((unsigned)op >= GPUREDUCE_OP_COUNT)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED, "op %d is not a gpureduce_op_t", (int)op);
-  if (flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE))
+  if (flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE | GPUREDUCE_SOFTMAX_STATS))
     return gr_fail(h, GPUREDUCE_ERROR_INVALID_ARGUMENT, "flags 0x%x has unknown bits", flags);
   const size_t rs = gpureduce_result_size(type, op, flags);
   const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
+  if (rs == 0 && (flags & GPUREDUCE_SOFTMAX_STATS))
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                   "GPUREDUCE_SOFTMAX_STATS applies to logsumexp of f16, bf16, f32 and f64, "
+                   "with no other flag, not %s %s%s",
+                   gpureduce_type_name(type), c->dot ? "dot" : gpureduce_op_name(op),
+                   (flags & ~GPUREDUCE_SOFTMAX_STATS) ? " with other flags" : "");
   if (rs == 0 && (flags & GPUREDUCE_WITH_VALUE) && !is_arg)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
                    "GPUREDUCE_WITH_VALUE applies to argmin and argmax only, not %s %s",
                    gpureduce_type_name(type), gpureduce_op_name(op));
+  if (rs == 0 && op == GPUREDUCE_LOGSUMEXP && type > GPUREDUCE_F64)
+    return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
+                   "logsumexp takes f16, bf16, f32 and f64, not %s", gpureduce_type_name(type));
   if (rs == 0)
     return gr_fail(h, GPUREDUCE_ERROR_UNSUPPORTED,
                    "GPUREDUCE_ACCUMULATE_F64 applies to f32 sum, prod, sum_abs, "

@@ -71,17 +71,23 @@ static void float_fields(gpureduce_type_t type, gpureduce_op_t op, unsigned flag
   switch (op) {
     case GPUREDUCE_NRM2: *count = 3; return;
     case GPUREDUCE_MEAN_VAR: *count = 2; return;
+    case GPUREDUCE_AMAX: *count = 0; return; /* magnitudes as unsigned integers */
+    case GPUREDUCE_LOGSUMEXP: *count = 1; return; /* the maximum; the double sum at byte 8 */
     default: *count = is_float; return;
   }
 }
 
 /* The accumulator's bytes as every backend writes them: NaNs canonical,
- * and the padding of an ARGMIN or ARGMAX accumulator of a 4-byte value
- * (bytes 4 .. 7) zero. */
+ * and the padding of an ARGMIN, ARGMAX or LOGSUMEXP accumulator of a
+ * 4-byte value (bytes 4 .. 7; the index or the double sum follows at
+ * byte 8) zero. */
 static void canonical_nans(unsigned char *acc, int count, int width);
 static void canonical_acc(unsigned char *acc, gpureduce_op_t op, int count, int width) {
   canonical_nans(acc, count, width);
-  if ((op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX) && width == 4) memset(acc + 4, 0, 4);
+  if (op == GPUREDUCE_LOGSUMEXP) canonical_nans(acc + 8, 1, 8);
+  if ((op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX || op == GPUREDUCE_LOGSUMEXP) &&
+      width == 4)
+    memset(acc + 4, 0, 4);
 }
 
 static void canonical_nans(unsigned char *acc, int count, int width) {

@@ -30,7 +30,7 @@ const char *gpureduce_status_name(gpureduce_status_t status) {
 
 static const char *const op_names[GPUREDUCE_OP_COUNT] = {
     "sum",    "prod",    "min",         "max",  "argmin",
-    "argmax", "sum_abs", "sum_squares", "nrm2", "mean_var"};
+    "argmax", "sum_abs", "sum_squares", "nrm2", "mean_var", "logsumexp", "amax"};
 static const char *const type_names[GPUREDUCE_TYPE_COUNT] = {
     "f16", "bf16", "f32", "f64", "i8", "u8", "i32", "u32", "i64", "u64"};
 static const unsigned char type_sizes[GPUREDUCE_TYPE_COUNT] = {2, 2, 4, 8, 1, 1, 4, 4, 8, 8};
@@ -56,7 +56,16 @@ static int takes_f64(gpureduce_op_t op) {
 
 size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return 0;
-  if (flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)) return 0;
+  if (flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE | GPUREDUCE_SOFTMAX_STATS))
+    return 0;
+  if (op == GPUREDUCE_LOGSUMEXP) {
+    /* floating types only: a float, a double for F64; two of them with
+     * GPUREDUCE_SOFTMAX_STATS ({max, sum}), the one flag it takes */
+    if (type > GPUREDUCE_F64 || (flags & ~GPUREDUCE_SOFTMAX_STATS)) return 0;
+    const size_t w = type == GPUREDUCE_F64 ? 8 : 4;
+    return flags ? 2 * w : w;
+  }
+  if (flags & GPUREDUCE_SOFTMAX_STATS) return 0;
   const int is_arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
   if (flags == (GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE)) return 0;
   if (flags & GPUREDUCE_ACCUMULATE_F64) {
@@ -66,7 +75,10 @@ size_t gpureduce_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned 
   /* the uint64_t index, then the element in its own type, zeros to 16 */
   if (flags & GPUREDUCE_WITH_VALUE) return is_arg ? 16 : 0;
   if (is_arg) return 8;
-  if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX) return type_sizes[type];
+  /* AMAX: the magnitude in the input type, or the unsigned integer of its
+   * width */
+  if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX || op == GPUREDUCE_AMAX)
+    return type_sizes[type];
   /* the accumulator: float for f16/bf16/f32, double for f64 (and for the
    * integers' NRM2 and MEAN_VAR), 64-bit for the integers' sums; MEAN_VAR
    * two of them */

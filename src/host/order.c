@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "host/host.h"
+#include "math/exp_log.h"
 #include "order/order.h"
 #include "order/tree.h"
 
@@ -183,6 +184,10 @@ GR_INT_OPS(int64_t)
 GR_INT_OPS(uint64_t)
 static inline uint64_t add_uint64_t(uint64_t a, uint64_t b) { return a + b; }
 static inline uint64_t mul_uint64_t(uint64_t a, uint64_t b) { return a * b; }
+/* AMAX's combine: the larger magnitude, as unsigned integers (cuda/thread/ops.cuh's
+ * Amax) */
+static inline uint32_t amax_uint32_t(uint32_t a, uint32_t b) { return a > b ? a : b; }
+static inline uint64_t amax_uint64_t(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /*
  * NRM2 and MEAN_VAR, twins of cuda/thread/ops.cuh's Nrm2 and MeanVar, the same
@@ -265,6 +270,38 @@ typedef struct { double mean, var; } mv_out_double;
   }
 GR_MOMENT_OPS(float, sqrtf, fabsf)
 GR_MOMENT_OPS(double, sqrt, fabs)
+/* LOGSUMEXP, the twin of cuda/thread/ops.cuh's LogSumExp (doc/ORDER.md
+ * states it): the running maximum m in A, the sum s of exp(x - m) in
+ * double; gr_exp and gr_log are the library's own (math/exp_log.h), the
+ * same bits as on CUDA.  The result: m + log(s) rounded once to A, or
+ * with GPUREDUCE_SOFTMAX_STATS {m, s rounded to A}. */
+typedef struct { float m; double s; } lse_float;
+typedef struct { double m; double s; } lse_double;
+typedef struct { float max, sum; } lse_stats_float;
+typedef struct { double max, sum; } lse_stats_double;
+#define GR_LSE_OPS(A)                                                                    \
+  /* s exp(m - M), or s itself where m is the maximum */                                 \
+  static inline double lse_scaled_##A(A m, double s, A M) {                              \
+    return m == M ? s : s * gr_exp((double)m - (double)M);                               \
+  }                                                                                      \
+  static inline lse_##A lse_comb_##A(lse_##A a, lse_##A b) {                             \
+    if (a.m != a.m || b.m != b.m)                                                        \
+      return (lse_##A){canon_##A((A)NAN), canon_double(NAN)};                            \
+    const A M = max_##A(a.m, b.m); /* +0 above -0 */                                     \
+    return (lse_##A){M, lse_scaled_##A(a.m, a.s, M) + lse_scaled_##A(b.m, b.s, M)};      \
+  }                                                                                      \
+  static inline A lse_fin_##A(lse_##A a) {                                               \
+    if (a.m != a.m) return canon_##A(a.m);                                               \
+    if (isinf(a.m)) return a.m;                                                          \
+    return (A)((double)a.m + gr_log(a.s));                                               \
+  }                                                                                      \
+  static inline lse_stats_##A lse_stats_of_##A(lse_##A a) {                              \
+    if (a.m != a.m) return (lse_stats_##A){canon_##A(a.m), canon_##A(a.m)};              \
+    return (lse_stats_##A){a.m, (A)a.s};                                                 \
+  }
+GR_LSE_OPS(float)
+GR_LSE_OPS(double)
+
 static inline nrm2_float nrm2_float_lift_of(float w) { return nrm2_lift_float(w); }
 static inline nrm2_double nrm2_double_lift_of(double w) { return nrm2_lift_double(w); }
 static inline mv_float mv_float_lift_of(float w) { return (mv_float){w, 0.0f, 1}; }
@@ -279,6 +316,12 @@ static inline mv_double mv_double_lift_of(double w) { return (mv_double){w, 0.0,
 #define LIFT_SQ(A, w, v, i) ((A)(w) * (A)(w))
 #define LIFT_IABS(A, w, v, i) ((w) < 0 ? (A)0 - (A)(w) : (A)(w))
 #define LIFT_PAIR(A, w, v, i) ((A){(w), (i)})
+#define LIFT_LSE(A, w, v, i) ((A){(w), 1.0})
+/* AMAX of a float read as its bits (an unsigned IN_T, RD_SAME): the bits
+ * with the sign bit cleared, which order like the magnitudes, every NaN
+ * above +inf.  Integers take LIFT_IABS (signed) or LIFT_VAL (unsigned) into
+ * the unsigned accumulator. */
+#define LIFT_MAG(A, w, v, i) ((A)(w) & ~((A)1 << (8 * sizeof(w) - 1)))
 /* x[i]*y[i] in the accumulator, rounded once (-ffp-contract=off: never
  * fused with the addition that follows); integers wrap in uint64_t. */
 #define LIFT_DOT(A, w, v, i) ((A)(w) * (A)(v))
@@ -296,6 +339,17 @@ static inline mv_double mv_double_lift_of(double w) { return (mv_double){w, 0.0,
 #define FIN_F16(r, n) ((r) != (r) ? (uint16_t)0x7fffu : f32_to_f16(r))
 #define FIN_BF16(r, n) ((r) != (r) ? (uint16_t)0x7fffu : f32_to_bf16_exact(r))
 #define FIN_INDEX(r, n) ((r).i)
+/* AMAX of floats: a magnitude above +inf's bits is a NaN, written as the
+ * canonical quiet NaN (the largest pattern with the sign clear) */
+#define FIN_MAG16(r, n) ((uint16_t)((r) > 0x7c00u ? 0x7fffu : (r)))
+#define FIN_MAGB16(r, n) ((uint16_t)((r) > 0x7f80u ? 0x7fffu : (r)))
+#define FIN_MAG32(r, n) ((r) > 0x7f800000u ? 0x7fffffffu : (r))
+#define FIN_MAG64(r, n) ((r) > 0x7ff0000000000000ull ? 0x7fffffffffffffffull : (r))
+#define FIN_U8(r, n) ((uint8_t)(r))
+#define FIN_LSEF(r, n) lse_fin_float(r)
+#define FIN_LSED(r, n) lse_fin_double(r)
+#define FIN_LSE_STATSF(r, n) lse_stats_of_float(r)
+#define FIN_LSE_STATSD(r, n) lse_stats_of_double(r)
 #define FIN_NRM2F(r, n) nrm2_fin_float(r)
 #define FIN_NRM2D(r, n) nrm2_fin_double(r)
 #define FIN_MVF(r, n) mv_fin_float((r), (n))
@@ -516,6 +570,35 @@ GR_MOMENTS(u32, uint32_t, RD_U64, double, D)
 GR_MOMENTS(i64, int64_t, RD_I64, double, D)
 GR_MOMENTS(u64, uint64_t, RD_U64, double, D)
 
+/* AMAX: floats read as their bits (f16 and bf16 as uint16_t, f32 as
+ * uint32_t, f64 as uint64_t), integers as themselves; the magnitudes
+ * accumulate as unsigned integers of 32 bits, or 64 for the 64-bit
+ * types (cuda/thread/ops.cuh's Amax: the same bytes in a partial's node). */
+#define GR_AMAX(T, IN_T, RD, A, LIFT, OUT_T, FIN) \
+  GR_HOST_FN(T##_amax, IN_T, RD, A, 0u, LIFT, amax_##A, OUT_T, FIN)
+GR_AMAX(f16, uint16_t, RD_SAME, uint32_t, LIFT_MAG, uint16_t, FIN_MAG16)
+GR_AMAX(bf16, uint16_t, RD_SAME, uint32_t, LIFT_MAG, uint16_t, FIN_MAGB16)
+GR_AMAX(f32, uint32_t, RD_SAME, uint32_t, LIFT_MAG, uint32_t, FIN_MAG32)
+GR_AMAX(f64, uint64_t, RD_SAME, uint64_t, LIFT_MAG, uint64_t, FIN_MAG64)
+GR_AMAX(i8, int8_t, RD_I64, uint32_t, LIFT_IABS, uint8_t, FIN_U8)
+GR_AMAX(u8, uint8_t, RD_U64, uint32_t, LIFT_VAL, uint8_t, FIN_U8)
+GR_AMAX(i32, int32_t, RD_I64, uint32_t, LIFT_IABS, uint32_t, FIN_SAME)
+GR_AMAX(u32, uint32_t, RD_U64, uint32_t, LIFT_VAL, uint32_t, FIN_SAME)
+GR_AMAX(i64, int64_t, RD_I64, uint64_t, LIFT_IABS, uint64_t, FIN_SAME)
+GR_AMAX(u64, uint64_t, RD_U64, uint64_t, LIFT_VAL, uint64_t, FIN_SAME)
+
+/* LOGSUMEXP of the floating types, plain and with GPUREDUCE_SOFTMAX_STATS;
+ * A is float (f16, bf16, f32) or double (f64), FIN F or D. */
+#define GR_LSE(T, IN_T, RD, A, FIN)                                                            \
+  GR_HOST_FN(T##_logsumexp, IN_T, RD, lse_##A, ((lse_##A){-INFINITY, 0.0}), LIFT_LSE,          \
+             lse_comb_##A, A, FIN_LSE##FIN)                                                    \
+  GR_HOST_FN(T##_softmax_stats, IN_T, RD, lse_##A, ((lse_##A){-INFINITY, 0.0}), LIFT_LSE,      \
+             lse_comb_##A, lse_stats_##A, FIN_LSE_STATS##FIN)
+GR_LSE(f16, uint16_t, RD_F16, float, F)
+GR_LSE(bf16, uint16_t, RD_BF16, float, F)
+GR_LSE(f32, float, RD_SAME, float, F)
+GR_LSE(f64, double, RD_SAME, double, D)
+
 /* The dot products: SUM's accumulator and result, lift x[i]*y[i]. */
 GR_HOST_FN(f16_dot, uint16_t, RD_F16, float, -0.0f, LIFT_DOT, add_float, float, FIN_SUMF)
 GR_HOST_FN(bf16_dot, uint16_t, RD_BF16, float, -0.0f, LIFT_DOT, add_float, float, FIN_SUMF)
@@ -536,13 +619,20 @@ GR_INT_DOT(u64, uint64_t, RD_U64)
 typedef gr_host_fn host_fn;
 
 /* One row per type, in gpureduce_op_t order. */
-#define GR_ROW(T)                                                                       \
+#define GR_ROW(T, LSE)                                                                  \
   {T##_sum,    T##_prod,    T##_min,         T##_max,  T##_argmin,                     \
-   T##_argmax, T##_sum_abs, T##_sum_squares, T##_nrm2, T##_mean_var}
+   T##_argmax, T##_sum_abs, T##_sum_squares, T##_nrm2, T##_mean_var,                   \
+   LSE,        T##_amax}
 
 static const host_fn host_table[GPUREDUCE_TYPE_COUNT][GPUREDUCE_OP_COUNT] = {
-    GR_ROW(f16), GR_ROW(bf16), GR_ROW(f32), GR_ROW(f64), GR_ROW(i8),
-    GR_ROW(u8),  GR_ROW(i32),  GR_ROW(u32), GR_ROW(i64), GR_ROW(u64)};
+    GR_ROW(f16, f16_logsumexp), GR_ROW(bf16, bf16_logsumexp), GR_ROW(f32, f32_logsumexp),
+    GR_ROW(f64, f64_logsumexp), GR_ROW(i8, NULL),             GR_ROW(u8, NULL),
+    GR_ROW(i32, NULL),          GR_ROW(u32, NULL),            GR_ROW(i64, NULL),
+    GR_ROW(u64, NULL)};
+
+/* GPUREDUCE_SOFTMAX_STATS: LOGSUMEXP of the floating types. */
+static const host_fn host_softmax_stats[GPUREDUCE_TYPE_COUNT] = {
+    f16_softmax_stats, bf16_softmax_stats, f32_softmax_stats, f64_softmax_stats};
 
 /* GPUREDUCE_WITH_VALUE: ARGMIN and ARGMAX of every type. */
 #define GR_WV_ROW(T) {[GPUREDUCE_ARGMIN] = T##_argmin_wv, [GPUREDUCE_ARGMAX] = T##_argmax_wv}
@@ -560,13 +650,20 @@ static const host_fn host_f32_in_f64[GPUREDUCE_OP_COUNT] = {
     [GPUREDUCE_MEAN_VAR] = f32d_mean_var};
 
 /* The accumulator interfaces, in the tables' shapes. */
-#define GR_OPS_ROW(T)                                                                       \
+#define GR_OPS_ROW(T, LSE)                                                                  \
   {&T##_sum_ops,    &T##_prod_ops,    &T##_min_ops,         &T##_max_ops,  &T##_argmin_ops, \
-   &T##_argmax_ops, &T##_sum_abs_ops, &T##_sum_squares_ops, &T##_nrm2_ops, &T##_mean_var_ops}
+   &T##_argmax_ops, &T##_sum_abs_ops, &T##_sum_squares_ops, &T##_nrm2_ops, &T##_mean_var_ops, \
+   LSE,             &T##_amax_ops}
 static const struct gr_host_acc_ops *const host_ops_table[GPUREDUCE_TYPE_COUNT]
                                                          [GPUREDUCE_OP_COUNT] = {
-    GR_OPS_ROW(f16), GR_OPS_ROW(bf16), GR_OPS_ROW(f32), GR_OPS_ROW(f64), GR_OPS_ROW(i8),
-    GR_OPS_ROW(u8),  GR_OPS_ROW(i32),  GR_OPS_ROW(u32), GR_OPS_ROW(i64), GR_OPS_ROW(u64)};
+    GR_OPS_ROW(f16, &f16_logsumexp_ops), GR_OPS_ROW(bf16, &bf16_logsumexp_ops),
+    GR_OPS_ROW(f32, &f32_logsumexp_ops), GR_OPS_ROW(f64, &f64_logsumexp_ops),
+    GR_OPS_ROW(i8, NULL),                GR_OPS_ROW(u8, NULL),
+    GR_OPS_ROW(i32, NULL),               GR_OPS_ROW(u32, NULL),
+    GR_OPS_ROW(i64, NULL),               GR_OPS_ROW(u64, NULL)};
+static const struct gr_host_acc_ops *const host_ops_softmax_stats[GPUREDUCE_TYPE_COUNT] = {
+    &f16_softmax_stats_ops, &bf16_softmax_stats_ops, &f32_softmax_stats_ops,
+    &f64_softmax_stats_ops};
 #define GR_WV_OPS_ROW(T) \
   {[GPUREDUCE_ARGMIN] = &T##_argmin_wv_ops, [GPUREDUCE_ARGMAX] = &T##_argmax_wv_ops}
 static const struct gr_host_acc_ops *const host_ops_with_value[GPUREDUCE_TYPE_COUNT]
@@ -585,6 +682,8 @@ static const struct gr_host_acc_ops *const host_ops_f32_in_f64[GPUREDUCE_OP_COUN
 const struct gr_host_acc_ops *gr_host_acc_ops_for(gpureduce_type_t type, gpureduce_op_t op,
                                                   unsigned flags) {
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return NULL;
+  if (flags & GPUREDUCE_SOFTMAX_STATS)
+    return op == GPUREDUCE_LOGSUMEXP ? host_ops_softmax_stats[type] : NULL;
   if (flags & GPUREDUCE_ACCUMULATE_F64) return host_ops_f32_in_f64[op];
   if (flags & GPUREDUCE_WITH_VALUE) return host_ops_with_value[type][op];
   return host_ops_table[type][op];
@@ -595,6 +694,8 @@ static const host_fn host_dot_table[GPUREDUCE_TYPE_COUNT] = {
 
 gr_host_fn gr_host_fn_for(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return NULL;
+  if (flags & GPUREDUCE_SOFTMAX_STATS)
+    return op == GPUREDUCE_LOGSUMEXP ? host_softmax_stats[type] : NULL;
   if (flags & GPUREDUCE_ACCUMULATE_F64) return host_f32_in_f64[op];
   if (flags & GPUREDUCE_WITH_VALUE) return host_with_value[type][op];
   return host_table[type][op];

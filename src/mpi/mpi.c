@@ -303,7 +303,8 @@ static void local_checks(gr_mpi_desc *d, const void *input, const void *output,
     s = GPUREDUCE_ERROR_UNSUPPORTED, r = GR_TYPE_UNKNOWN;
   else if ((unsigned)d->op >= GPUREDUCE_OP_COUNT)
     s = GPUREDUCE_ERROR_UNSUPPORTED, r = GR_OP_UNKNOWN;
-  else if (d->flags & ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE))
+  else if (d->flags &
+           ~(GPUREDUCE_ACCUMULATE_F64 | GPUREDUCE_WITH_VALUE | GPUREDUCE_SOFTMAX_STATS))
     s = GPUREDUCE_ERROR_INVALID_ARGUMENT, r = GR_FLAGS_UNKNOWN;
   else if ((rs = gpureduce_result_size(type, op, d->flags)) == 0)
     s = GPUREDUCE_ERROR_UNSUPPORTED, r = GR_KIND_UNSUPPORTED;

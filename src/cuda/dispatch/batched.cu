@@ -102,7 +102,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
   p.groups = 1;
   p.group_log2 = ceil_log2(p.tiles);
   p.columns = 0;
-  p.with_value = (flags & GPUREDUCE_WITH_VALUE) != 0;
+  p.with_value = (flags & (GPUREDUCE_WITH_VALUE | GPUREDUCE_SOFTMAX_STATS)) != 0;
   p.roots = static_cast<char *>(h->workspace) + gr::kWsBatchRoots;
   p.tickets =
       reinterpret_cast<unsigned *>(static_cast<char *>(h->workspace) + gr::kWsBatchTickets);

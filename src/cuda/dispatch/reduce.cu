@@ -68,7 +68,7 @@ gpureduce_status_t launch_reduce(gpureduce_handle *h, const gr::ReduceKernels &k
   params.tiles = plan.tiles;
   params.groups = plan.groups;
   params.group_log2 = plan.group_log2;
-  params.with_value = (flags & GPUREDUCE_WITH_VALUE) != 0;
+  params.with_value = (flags & (GPUREDUCE_WITH_VALUE | GPUREDUCE_SOFTMAX_STATS)) != 0;
   params.acc_out = acc_out;
 
   void *args[] = {&params};

@@ -49,7 +49,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_segments(gpureduce_handle *h, const
   p.nodes = ws + gr::kWsSegmentNodes;
   p.tickets = reinterpret_cast<unsigned *>(ws + gr::kWsSegmentTickets);
   p.state = reinterpret_cast<gr::SegmentsState *>(ws + gr::kWsSegmentsState);
-  p.with_value = (flags & GPUREDUCE_WITH_VALUE) != 0;
+  p.with_value = (flags & (GPUREDUCE_WITH_VALUE | GPUREDUCE_SOFTMAX_STATS)) != 0;
 
   gr::DeviceGuard guard(h->device);
   if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");

@@ -33,7 +33,9 @@ namespace gr {
  * output, an array of results): Op::finish (canonical NaN, 16-bit
  * narrowing, the index of an argmin), or the empty value when `nonempty`
  * is 0.  ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE (with_value set)
- * write the 16-byte IndexWithValue instead, from the same accumulator. */
+ * write the 16-byte IndexWithValue instead, from the same accumulator;
+ * LOGSUMEXP with GPUREDUCE_SOFTMAX_STATS (with_value set too) its
+ * {max, sum}. */
 template <class Op>
 __device__ __forceinline__ void store_result(void *output, uint64_t k,
                                              const typename Op::Acc &r, uint64_t nonempty,
@@ -42,6 +44,13 @@ __device__ __forceinline__ void store_result(void *output, uint64_t k,
     if (with_value) {
       static_cast<IndexWithValue *>(output)[k] =
           nonempty ? finish_with_value<Op>(r) : empty_with_value<Op>();
+      return;
+    }
+  }
+  if constexpr (Op::kFamily == OpFamily::kLogSumExp) {
+    if (with_value) { /* GPUREDUCE_SOFTMAX_STATS: {max, sum} */
+      static_cast<typename Op::Stats *>(output)[k] =
+          nonempty ? Op::finish_stats(r) : Op::empty_stats();
       return;
     }
   }

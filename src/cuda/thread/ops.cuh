@@ -25,6 +25,7 @@
 #include <cuda_fp16.h>
 
 #include "gpureduce.h"
+#include "math/exp_log.h"
 
 namespace gr {
 
@@ -44,9 +45,9 @@ __host__ __device__ constexpr bool is_floating(TypeFamily f) {
 }
 
 /* Operations by how their lanes fold (tuning/policy.cuh's rows): the sums (SUM,
- * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX, ARGMIN/ARGMAX, the dot product
- * (two inputs, Dot below), NRM2, MEAN_VAR. */
-enum class OpFamily { kSum, kProd, kMinMax, kArg, kDot, kNrm2, kMeanVar };
+ * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX (and AMAX), ARGMIN/ARGMAX, the dot
+ * product (two inputs, Dot below), NRM2, MEAN_VAR, LOGSUMEXP. */
+enum class OpFamily { kSum, kProd, kMinMax, kArg, kDot, kNrm2, kMeanVar, kLogSumExp };
 
 /* ---- element types ------------------------------------------------------ */
 
@@ -247,6 +248,66 @@ template <gpureduce_type_t T, bool IsMax> struct MinMax {
       return E::narrow(a);
     }
   }
+};
+
+/* ---- amax ------------------------------------------------------------------ */
+
+/* The unsigned integer type of `Bytes` bytes. */
+template <int Bytes>
+using UnsignedOf = typename std::conditional<
+    Bytes == 1, uint8_t,
+    typename std::conditional<Bytes == 2, uint16_t,
+                              typename std::conditional<Bytes == 4, uint32_t,
+                                                        uint64_t>::type>::type>::type;
+
+/*
+ * AMAX, the largest |x|, exact.  Floats: the element's bits with the sign
+ * bit cleared, compared as unsigned integers, order like the magnitudes,
+ * with every NaN above +inf's bits; the largest of them is the result,
+ * written as the canonical quiet NaN when it is a NaN's.  Integers: |x| in
+ * the unsigned type of the element's width (|INT8_MIN| = 128).  The
+ * accumulator is an unsigned integer of 32 bits (64 for 64-bit elements:
+ * what the warp shuffles take, and host/order.c's *_amax accumulator, so a
+ * partial's node has the same bytes from either backend); combine is its
+ * max, so any order of combination gives the same answer.  Its family is
+ * MIN/MAX's (the policy row: tuning/policy.cuh, PolicyRow<Amax>), whose
+ * padding by copies of an element changes no maximum either.
+ */
+template <gpureduce_type_t T> struct Amax {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using Bits = UnsignedOf<sizeof(In)>;
+  using Acc = typename std::conditional<sizeof(In) == 8, uint64_t, uint32_t>::type;
+  using Out = Bits; /* the magnitude's bits, or the unsigned integer */
+  static constexpr bool kOrderFree = true;
+  static constexpr gpureduce_type_t kType = T;
+  static constexpr OpFamily kFamily = OpFamily::kMinMax;
+  static constexpr Bits kSign = (Bits)((Bits)1 << (8 * sizeof(In) - 1));
+  /* +inf's bits: the largest magnitude that is not a NaN */
+  static constexpr Acc kInf = T == GPUREDUCE_F16    ? (Acc)0x7c00u
+                              : T == GPUREDUCE_BF16 ? (Acc)0x7f80u
+                              : T == GPUREDUCE_F32  ? (Acc)0x7f800000u
+                                                    : (Acc)0x7ff0000000000000ull;
+
+  __device__ static Acc identity() { return Acc(0); }
+  __device__ static Acc lift(In x, uint64_t) {
+    if constexpr (E::is_float) {
+      Bits b;
+      memcpy(&b, &x, sizeof b);
+      return (Acc)(Bits)(b & (Bits)~kSign);
+    } else if constexpr (std::is_signed<In>::value) {
+      /* two's complement: 0 - x in the unsigned type is |x| */
+      return x < 0 ? (Acc)(Bits)((Bits)0 - (Bits)x) : (Acc)(Bits)x;
+    } else {
+      return (Acc)x;
+    }
+  }
+  __device__ static Acc combine(Acc a, Acc b) { return a > b ? a : b; }
+  __device__ static Out finish(Acc a) {
+    if constexpr (E::is_float) return a > kInf ? (Out)~kSign : (Out)a;
+    else return (Out)a;
+  }
+  __device__ static Out empty() { return Out(0); }
 };
 
 /* ---- argmin and argmax -------------------------------------------------- */
@@ -597,6 +658,68 @@ template <gpureduce_type_t T, bool F64 = false> struct MeanVar {
   __device__ static Out empty() { return Out{canonical(W(NAN)), canonical(W(NAN))}; }
 };
 
+/* ---- log-sum-exp ------------------------------------------------------------ */
+
+/* LOGSUMEXP's accumulator: the running maximum m in the element's wide
+ * type and the sum s = sum exp(x - m) in double (for every type). */
+template <class W> struct LseAcc {
+  W m;
+  double s;
+};
+
+/*
+ * LOGSUMEXP, log(sum exp(x)), as doc/ORDER.md specifies it.  E is the
+ * library's exp of a double (gr_exp, math/exp_log.h: E(0) == 1 and
+ * E(-inf) == +0), L its log (gr_log).
+ *   lift(x)    = (x, 1)
+ *   combine((m, s), (m', s')) = (NaN, NaN) if m or m' is a NaN; else,
+ *              with M = max(m, m') (+0 above -0):
+ *              (M, (m == M ? s : s E(m - M)) + (m' == M ? s' : s' E(m' - M))),
+ *              the differences taken in double ((double)m - (double)M),
+ *              each operation rounded once, the left term first
+ *   identity   = (-inf, 0)
+ *   finish     a NaN m: the canonical NaN; m = -inf or +inf: m; else
+ *              m + L(s) in double, rounded once to W.
+ *   stats      GPUREDUCE_SOFTMAX_STATS: {m, s rounded to W}, {NaN, NaN}
+ *              for a NaN m.
+ * The fold of an element is combine(acc, lift(x)) (SequentialLane).
+ */
+template <gpureduce_type_t T> struct LogSumExp {
+  using E = Elem<T>;
+  using In = typename E::In;
+  using W = typename E::Wide; /* float for f16, bf16, f32; double for f64 */
+  using Acc = LseAcc<W>;
+  using Out = W;
+  using Stats = MeanVarOut<W>; /* {max, sum} */
+  static constexpr bool kOrderFree = false;
+  static constexpr gpureduce_type_t kType = T;
+  static constexpr OpFamily kFamily = OpFamily::kLogSumExp;
+  static_assert(E::is_float, "LOGSUMEXP of floating types only");
+
+  __device__ static Acc identity() { return Acc{(W)-INFINITY, 0.0}; }
+  __device__ static Acc lift(In x, uint64_t) { return Acc{E::widen(x), 1.0}; }
+  /* s E(m - M), or s itself where m is the maximum */
+  __device__ static double scaled(W m, double s, W M) {
+    return m == M ? s : __dmul_rn(s, gr_exp(__dsub_rn((double)m, (double)M)));
+  }
+  __device__ static Acc combine(const Acc &a, const Acc &b) {
+    if (is_nan(a.m) || is_nan(b.m)) return Acc{canonical(W(NAN)), canonical(double(NAN))};
+    const W M = fmax(a.m, b.m); /* no NaN here; +0 above -0, as MinMax relies on */
+    return Acc{M, __dadd_rn(scaled(a.m, a.s, M), scaled(b.m, b.s, M))};
+  }
+  __device__ static Out finish(const Acc &a) {
+    if (is_nan(a.m)) return canonical(a.m);
+    if (isinf(a.m)) return a.m;
+    return (W)__dadd_rn((double)a.m, gr_log(a.s));
+  }
+  __device__ static Out empty() { return (W)-INFINITY; }
+  __device__ static Stats finish_stats(const Acc &a) {
+    if (is_nan(a.m)) return Stats{canonical(a.m), canonical(W(NAN))};
+    return Stats{a.m, (W)a.s};
+  }
+  __device__ static Stats empty_stats() { return Stats{(W)-INFINITY, W(0)}; }
+};
+
 /* ---- the operation for (type, op, flags) --------------------------------- */
 
 template <gpureduce_type_t T, gpureduce_op_t O, bool F64 = false> struct OpFor;
@@ -610,6 +733,13 @@ template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMIN, F64> {
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMAX, F64> { using type = ArgMinMax<T, true>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_NRM2, F64> { using type = Nrm2<T, F64>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MEAN_VAR, F64> { using type = MeanVar<T, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_AMAX, F64> { using type = Amax<T>; };
+/* LOGSUMEXP of an integer type is refused (UNSUPPORTED) before any launch;
+ * its entry reuses AMAX's kernels of that type, which exist anyway, rather
+ * than instantiate kernels that never run. */
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_LOGSUMEXP, F64> {
+  using type = typename std::conditional<Elem<T>::is_float, LogSumExp<T>, Amax<T>>::type;
+};
 /* GPUREDUCE_WITH_VALUE is a run-time flag of ArgMinMax's kernels
  * (finish_with_value); the dot product's operation is Dot, a family of
  * its own in the one list of instantiate/instantiate.cuh. */

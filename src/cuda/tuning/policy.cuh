@@ -96,7 +96,7 @@ struct ReducePolicy {
 /* Rows: the operation families; columns, in each row: kFloat16, kFloat,
  * kByte, kWideInt (thread/ops.cuh).  One line of provenance above each entry
  * (H200, sm_90; doc/TUNING.md has the reasons). */
-constexpr ReducePolicy kReducePolicies[7][4] = {
+constexpr ReducePolicy kReducePolicies[8][4] = {
     /* kSum */
     /* 16-bit: H200 f32 sum {3} 0.97 of the probe, {2, prefetch} 0.96; kNeighbour 0.77-0.94x */
     {{LaneKind::kSequential, 3, Shift::kTwoLoads},
@@ -157,6 +157,12 @@ constexpr ReducePolicy kReducePolicies[7][4] = {
      {LaneKind::kSequential, 4, Shift::kNeighbour, LaneTree::kPerTile, 8, Load::kCached, 2},
      /* wider: H200 i32 {4} 1.16-1.18x {3} at 2^26 (0.93x at 2^20); batched {2}, not timed */
      {LaneKind::kSequential, 4, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kCached, 2}},
+    /* kLogSumExp: floating types only (integers are refused); SUM's float rows with the
+     * budget of MEAN_VAR's f32 row (a 16-byte accumulator), not timed */
+    {{LaneKind::kSequential, 2, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kNoAllocate},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads},
+     {LaneKind::kSequential, 2, Shift::kTwoLoads}},
 };
 
 /* The policy of (type, op) for host code: the row of the operation's
@@ -186,6 +192,17 @@ template <class Op> struct PolicyRow {
 };
 template <gpureduce_type_t T> struct PolicyRow<ExactByteNrm2<T>> {
   static constexpr ReducePolicy value = kExactByteNrm2Policy;
+};
+/* AMAX: MIN/MAX's row (its family's: the same loads, realignment and range
+ * tree, not timed apart), with the sequential lane of Amax::combine in
+ * place of the signed min/max lanes. */
+constexpr ReducePolicy with_sequential_lane(ReducePolicy p) {
+  p.lane = LaneKind::kSequential;
+  return p;
+}
+template <gpureduce_type_t T> struct PolicyRow<Amax<T>> {
+  static constexpr ReducePolicy value = with_sequential_lane(
+      kReducePolicies[static_cast<int>(OpFamily::kMinMax)][static_cast<int>(type_family(T))]);
 };
 
 /* The row of Op: its policy and its lane. */

@@ -34,6 +34,12 @@ __device__ inline MeanVarAcc<W> shfl_down(MeanVarAcc<W> v, int delta, int width 
                        __shfl_down_sync(0xffffffffu, (unsigned long long)v.n, delta, width)};
 }
 
+template <class W>
+__device__ inline LseAcc<W> shfl_down(LseAcc<W> v, int delta, int width = 32) {
+  return LseAcc<W>{__shfl_down_sync(0xffffffffu, v.m, delta, width),
+                   __shfl_down_sync(0xffffffffu, v.s, delta, width)};
+}
+
 /* v of lane `src` (all 32 lanes take part). */
 template <class A> __device__ inline A shfl_idx(A v, int src) {
   return __shfl_sync(0xffffffffu, v, src);
@@ -44,6 +50,9 @@ template <class W> __device__ inline ValueIndex<W> shfl_idx(ValueIndex<W> v, int
 template <class W> __device__ inline Nrm2Acc<W> shfl_idx(Nrm2Acc<W> v, int src) {
   return Nrm2Acc<W>{__shfl_sync(0xffffffffu, v.sml, src), __shfl_sync(0xffffffffu, v.med, src),
                     __shfl_sync(0xffffffffu, v.big, src)};
+}
+template <class W> __device__ inline LseAcc<W> shfl_idx(LseAcc<W> v, int src) {
+  return LseAcc<W>{__shfl_sync(0xffffffffu, v.m, src), __shfl_sync(0xffffffffu, v.s, src)};
 }
 template <class W> __device__ inline MeanVarAcc<W> shfl_idx(MeanVarAcc<W> v, int src) {
   return MeanVarAcc<W>{__shfl_sync(0xffffffffu, v.mean, src), __shfl_sync(0xffffffffu, v.m2, src),
