@@ -26,7 +26,7 @@ static void abi_values(void **state) {
   check_bits(9, GPUREDUCE_ERROR_TUNE_CACHE, "GPUREDUCE_ERROR_TUNE_CACHE");
   check_bits(10, GPUREDUCE_ERROR_INVALID_OFFSETS, "GPUREDUCE_ERROR_INVALID_OFFSETS");
   check_bits(UINT64_MAX, GPUREDUCE_NO_INDEX, "GPUREDUCE_NO_INDEX is UINT64_MAX");
-  check_bits(10, GPUREDUCE_OP_COUNT, "GPUREDUCE_OP_COUNT");
+  check_bits(12, GPUREDUCE_OP_COUNT, "GPUREDUCE_OP_COUNT");
   check_bits(10, GPUREDUCE_TYPE_COUNT, "GPUREDUCE_TYPE_COUNT");
   check_bits(0, GPUREDUCE_SUM, "GPUREDUCE_SUM");
   check_bits(1, GPUREDUCE_PROD, "GPUREDUCE_PROD");
@@ -34,10 +34,13 @@ static void abi_values(void **state) {
   check_bits(7, GPUREDUCE_SUM_SQUARES, "GPUREDUCE_SUM_SQUARES");
   check_bits(8, GPUREDUCE_NRM2, "GPUREDUCE_NRM2");
   check_bits(9, GPUREDUCE_MEAN_VAR, "GPUREDUCE_MEAN_VAR");
+  check_bits(10, GPUREDUCE_LOGSUMEXP, "GPUREDUCE_LOGSUMEXP");
+  check_bits(11, GPUREDUCE_AMAX, "GPUREDUCE_AMAX");
   check_bits(0, GPUREDUCE_F16, "GPUREDUCE_F16");
   check_bits(3, GPUREDUCE_F64, "GPUREDUCE_F64");
   check_bits(9, GPUREDUCE_U64, "GPUREDUCE_U64");
   check_bits(1, GPUREDUCE_ACCUMULATE_F64, "GPUREDUCE_ACCUMULATE_F64");
+  check_bits(4, GPUREDUCE_SOFTMAX_STATS, "GPUREDUCE_SOFTMAX_STATS is bit 2 (the ABI)");
   check_bits((uint64_t)-1, (uint64_t)GPUREDUCE_DEVICE_HOST, "GPUREDUCE_DEVICE_HOST is -1");
   check_bits(1, GPUREDUCE_ORDER_VERSION, "GPUREDUCE_ORDER_VERSION matches doc/ORDER.md");
   check_bits(256, GPUREDUCE_ORDER_LANES, "GPUREDUCE_ORDER_LANES matches doc/ORDER.md");
@@ -136,7 +139,9 @@ static void names_and_sizes(void **state) {
     check_string(tu_op_names[op], gpureduce_op_name((gpureduce_op_t)op), "name of op %d", op);
   check_string("nrm2", gpureduce_op_name(GPUREDUCE_NRM2), "name of GPUREDUCE_NRM2");
   check_string("mean_var", gpureduce_op_name(GPUREDUCE_MEAN_VAR), "name of GPUREDUCE_MEAN_VAR");
-  check_string(NULL, gpureduce_op_name((gpureduce_op_t)10), "name of op 10 (unknown)");
+  check_string("logsumexp", gpureduce_op_name(GPUREDUCE_LOGSUMEXP), "name of GPUREDUCE_LOGSUMEXP");
+  check_string("amax", gpureduce_op_name(GPUREDUCE_AMAX), "name of GPUREDUCE_AMAX");
+  check_string(NULL, gpureduce_op_name((gpureduce_op_t)12), "name of op 12 (unknown)");
   check_string(NULL, gpureduce_op_name((gpureduce_op_t)-1), "name of op -1 (unknown)");
   for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t) {
     check_string(tu_types[t].name, gpureduce_type_name((gpureduce_type_t)t), "name of type %d", t);
@@ -166,8 +171,8 @@ static void names_and_sizes(void **state) {
  * type, op and flag value, plus unknown ones. */
 static void result_sizes(void **state) {
   (void)state;
-  const unsigned flag_values[] = {0, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE, 3, 4,
-                                  0x80000000u};
+  const unsigned flag_values[] = {0, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE, 3,
+                                  GPUREDUCE_SOFTMAX_STATS, 5, 6, 8, 0x80000000u};
   for (int t = -1; t <= GPUREDUCE_TYPE_COUNT; ++t)
     for (int op = -1; op <= GPUREDUCE_OP_COUNT; ++op)
       for (size_t f = 0; f < COUNT(flag_values); ++f) {
@@ -227,6 +232,25 @@ static void result_sizes(void **state) {
              "f64 nrm2 accumulate-f64: unsupported");
   check_bits(0, gpureduce_result_size(GPUREDUCE_I32, GPUREDUCE_MEAN_VAR, GPUREDUCE_ACCUMULATE_F64),
              "i32 mean_var accumulate-f64: unsupported");
+  check_bits(2, gpureduce_result_size(GPUREDUCE_F16, GPUREDUCE_AMAX, 0), "f16 amax: 16-bit pattern");
+  check_bits(1, gpureduce_result_size(GPUREDUCE_I8, GPUREDUCE_AMAX, 0), "i8 amax: uint8_t");
+  check_bits(8, gpureduce_result_size(GPUREDUCE_I64, GPUREDUCE_AMAX, 0), "i64 amax: uint64_t");
+  check_bits(0, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_AMAX, GPUREDUCE_ACCUMULATE_F64),
+             "f32 amax accumulate-f64: unsupported");
+  check_bits(0, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_AMAX, GPUREDUCE_WITH_VALUE),
+             "f32 amax with value: unsupported");
+  check_bits(4, gpureduce_result_size(GPUREDUCE_BF16, GPUREDUCE_LOGSUMEXP, 0), "bf16 logsumexp: float");
+  check_bits(8, gpureduce_result_size(GPUREDUCE_F64, GPUREDUCE_LOGSUMEXP, 0), "f64 logsumexp: double");
+  check_bits(8, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS),
+             "f32 logsumexp softmax stats: two floats");
+  check_bits(16, gpureduce_result_size(GPUREDUCE_F64, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS),
+             "f64 logsumexp softmax stats: two doubles");
+  check_bits(0, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, GPUREDUCE_ACCUMULATE_F64),
+             "f32 logsumexp accumulate-f64: not offered");
+  check_bits(0, gpureduce_result_size(GPUREDUCE_I32, GPUREDUCE_LOGSUMEXP, 0),
+             "i32 logsumexp: unsupported");
+  check_bits(0, gpureduce_result_size(GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_SOFTMAX_STATS),
+             "f32 sum softmax stats: unsupported");
 }
 
 static void versions(void **state) {

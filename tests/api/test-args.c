@@ -82,7 +82,7 @@ static void unknown_ops_types_flags(void **state) {
     expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 10,
                  (gpureduce_type_t)bad_types[k], GPUREDUCE_SUM, 0, "type");
   }
-  const unsigned bad_flags[] = {4, 5, 6, 7, 0x100, 0x80000000u, ~0u};
+  const unsigned bad_flags[] = {8, 9, 12, 15, 0x100, 0x80000000u, ~0u};
   for (size_t k = 0; k < COUNT(bad_flags); ++k) {
     char what[64];
     snprintf(what, sizeof what, "flags 0x%x (unknown bits)", bad_flags[k]);
@@ -101,6 +101,47 @@ static void unknown_ops_types_flags(void **state) {
                tu_op_names[op]);
       expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
                    GPUREDUCE_ACCUMULATE_F64, "f64");
+    }
+}
+
+/* GPUREDUCE_SOFTMAX_STATS means something for LOGSUMEXP of the floating
+ * types only, with no other flag; LOGSUMEXP of an integer type is
+ * UNSUPPORTED with or without it; the pair is aligned to its size. */
+static void softmax_stats_flags(void **state) {
+  (void)state;
+  for (int t = 0; t < GPUREDUCE_TYPE_COUNT; ++t)
+    for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op) {
+      const gpureduce_type_t type = (gpureduce_type_t)t;
+      const gpureduce_op_t o = (gpureduce_op_t)op;
+      char what[112];
+      if (o == GPUREDUCE_LOGSUMEXP && !tu_types[t].is_float) {
+        snprintf(what, sizeof what, "logsumexp of %s", tu_types[t].name);
+        expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o, 0, "logsumexp");
+        snprintf(what, sizeof what, "GPUREDUCE_SOFTMAX_STATS on logsumexp of %s",
+                 tu_types[t].name);
+        expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
+                     GPUREDUCE_SOFTMAX_STATS, "logsumexp");
+        continue;
+      }
+      if (o == GPUREDUCE_LOGSUMEXP) {
+        const unsigned others[] = {GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE};
+        for (size_t k = 0; k < COUNT(others); ++k) {
+          snprintf(what, sizeof what, "GPUREDUCE_SOFTMAX_STATS | 0x%x on %s logsumexp",
+                   others[k], tu_types[t].name);
+          expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
+                       GPUREDUCE_SOFTMAX_STATS | others[k], "softmax_stats");
+        }
+        const size_t rs = gpureduce_result_size(type, o, GPUREDUCE_SOFTMAX_STATS);
+        snprintf(what, sizeof what, "GPUREDUCE_SOFTMAX_STATS on %s logsumexp, output %zu bytes "
+                 "off %zu", tu_types[t].name, rs / 2, rs);
+        expect_error(what, GPUREDUCE_ERROR_INVALID_ARGUMENT, in_buf, rs / 2, 8, type, o,
+                     GPUREDUCE_SOFTMAX_STATS, "output");
+        continue;
+      }
+      snprintf(what, sizeof what, "GPUREDUCE_SOFTMAX_STATS on %s %s", tu_types[t].name,
+               tu_op_names[op]);
+      expect_error(what, GPUREDUCE_ERROR_UNSUPPORTED, in_buf, 0, 8, type, o,
+                   GPUREDUCE_SOFTMAX_STATS, "softmax_stats");
     }
 }
 
@@ -269,7 +310,11 @@ static void empty_inputs(void **state) {
                        : type == GPUREDUCE_I64  ? UINT64_C(0x8000000000000000)
                                                 : 0; /* unsigned: 0 */
               break;
-            default: /* the sums, and NRM2 */
+            case GPUREDUCE_LOGSUMEXP:
+              doc = "-inf";
+              wanted = rs == 4 ? 0xff800000u : UINT64_C(0xfff0000000000000);
+              break;
+            default: /* the sums, NRM2 and AMAX */
               doc = "+0, sign bit clear";
               wanted = 0;
               break;
@@ -446,7 +491,7 @@ int main(void) {
   cmocka_set_message_output(CM_OUTPUT_TAP);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(null_pointers), cmocka_unit_test(unknown_ops_types_flags),
-      cmocka_unit_test(with_value_flags),
+      cmocka_unit_test(with_value_flags), cmocka_unit_test(softmax_stats_flags),
       cmocka_unit_test(misaligned),    cmocka_unit_test(empty_inputs),
       cmocka_unit_test(byte_ranges_and_overlap),
       cmocka_unit_test(ladder_on_host), cmocka_unit_test(tuning_on_host),

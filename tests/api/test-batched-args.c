@@ -77,12 +77,12 @@ static void null_handle_and_kinds(void **state) {
   /* the checks of gpureduce_reduce(), in its order, before batch == 0 */
   expect_error("unknown type 10", GPUREDUCE_ERROR_UNSUPPORTED,
                CALL(in_buf, NULL, 0, 3, 4, 4, 1, (gpureduce_type_t)10, GPUREDUCE_SUM, 0), "type");
-  expect_error("unknown op 10", GPUREDUCE_ERROR_UNSUPPORTED,
-               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)10, 0), "op");
+  expect_error("unknown op 12", GPUREDUCE_ERROR_UNSUPPORTED,
+               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)12, 0), "op");
   expect_error("unknown type with batch 0", GPUREDUCE_ERROR_UNSUPPORTED,
                CALL(NULL, NULL, 0, 0, 4, 4, 1, (gpureduce_type_t)-1, GPUREDUCE_SUM, 0), "type");
-  expect_error("flags 0x4", GPUREDUCE_ERROR_INVALID_ARGUMENT,
-               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_SUM, 4), "flag");
+  expect_error("flags 0x8", GPUREDUCE_ERROR_INVALID_ARGUMENT,
+               CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_SUM, 8), "flag");
   expect_error("GPUREDUCE_WITH_VALUE on f32 sum", GPUREDUCE_ERROR_UNSUPPORTED,
                CALL(in_buf, NULL, 0, 3, 4, 4, 1, GPUREDUCE_F32, GPUREDUCE_SUM,
                     GPUREDUCE_WITH_VALUE),

@@ -86,8 +86,8 @@ static void handle_type_flags(void **state) {
     c.type = (gpureduce_type_t)-1;
     expect_error("unknown type -1", GPUREDUCE_ERROR_UNSUPPORTED, c, "type");
     c.type = GPUREDUCE_F32;
-    c.flags = 0x4;
-    expect_error("flags 0x4", GPUREDUCE_ERROR_INVALID_ARGUMENT, c, "flag");
+    c.flags = 0x8;
+    expect_error("flags 0x8", GPUREDUCE_ERROR_INVALID_ARGUMENT, c, "flag");
     c.flags = GPUREDUCE_WITH_VALUE;
     expect_error("GPUREDUCE_WITH_VALUE", GPUREDUCE_ERROR_UNSUPPORTED, c, "WITH_VALUE");
     c.flags = GPUREDUCE_ACCUMULATE_F64 | 0x100;

@@ -377,7 +377,7 @@ static void exact_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
                  "%s: the host backend's async error too", what);
     for (size_t s = 0; s < S; ++s)
       if (sg_invalid(off, S, s))
-        check_result(sg_empty_result(type, op, flags), bt_result_at(res, s, rs), rs,
+        check_result(bt_empty_result(type, op, flags), bt_result_at(res, s, rs), rs,
                      "%s: invalid segment %zu has the empty result", what, s);
   }
   cudaFree(d_x);

@@ -460,13 +460,13 @@ bad_option "grid-1d: an empty item" "--sizes: '2^10,,2^12' is not a list" --size
 bad_option "grid-1d: a size that is no count" "--sizes: '12x' is not a count from 1 to 1099511627776" \
   --sizes 2^10,12x
 
-# Every op and type with flags 0: gpureduce_result_size is not 0 for all
-# 10 x 10 of them.
+# Every op and type with flags 0 where gpureduce_result_size is not 0: the
+# 12 x 10 of them but logsumexp of the 6 integer types.
 expect 0 "grid-1d: host, 2^10 and 2^12 elements, --csv" \
   --backend host --sizes 2^12,2^10 --repeat 1 --runs 1 --csv
 also "grid-1d: the header of bench/data/perf-h200-1d.csv" \
   test "$(head -n 1 "$tmp/out")" = "$(head -n 1 "$GR_ABS_TOP_SRCDIR/bench/data/perf-h200-1d.csv")"
-also "grid-1d: 400 rows, 100 (op, type) pairs x 2 sizes x 2 offsets, checked ok" grid 100 2 2
+also "grid-1d: 456 rows, 114 (op, type) pairs x 2 sizes x 2 offsets, checked ok" grid 114 2 2
 also "grid-1d: the sizes 1024 and 4096, ascending within each pair" \
   test "$(csv_column n | head -n 4 | tr '\n' ' ')" = "1024 1024 4096 4096 "
 also "grid-1d: offsets 0 and 3, the default" \

@@ -205,10 +205,10 @@ void bb_check(const struct bb_shape *sh, gpureduce_type_t type, gpureduce_op_t o
 /* Every (type, op, flags) with a result, in order: *k is the state (start
  * at 0); 0 when there is none left. */
 static int next_kind(int *k, gpureduce_type_t *type, gpureduce_op_t *op, unsigned *flags) {
-  for (; *k < GPUREDUCE_TYPE_COUNT * GPUREDUCE_OP_COUNT * 2; ++*k) {
-    *type = (gpureduce_type_t)(*k / (GPUREDUCE_OP_COUNT * 2));
-    *op = (gpureduce_op_t)(*k / 2 % GPUREDUCE_OP_COUNT);
-    *flags = (unsigned)(*k % 2);
+  for (; *k < GPUREDUCE_TYPE_COUNT * GPUREDUCE_OP_COUNT * TU_FLAG_VALUES; ++*k) {
+    *type = (gpureduce_type_t)(*k / (GPUREDUCE_OP_COUNT * TU_FLAG_VALUES));
+    *op = (gpureduce_op_t)(*k / TU_FLAG_VALUES % GPUREDUCE_OP_COUNT);
+    *flags = tu_flag_values[*k % TU_FLAG_VALUES];
     if (tu_result_size(*type, *op, *flags)) {
       ++*k;
       return 1;
@@ -416,7 +416,8 @@ void bb_special_values(void **state) {
                                       bb_layout(BB_COLUMNS, type, 9, 300, 0),
                                       bb_layout(BB_PADDED, type, 8, te + 2, 0)};
     for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
-      for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
+      for (size_t fi = 0; fi < TU_FLAG_VALUES; ++fi) {
+        const unsigned flags = tu_flag_values[fi];
         if (!tu_result_size(type, (gpureduce_op_t)op, flags)) continue;
         for (size_t si = 0; si < COUNT(shapes); ++si) {
           /* (products of more than 33 values in [1, 2) overflow a float) */
@@ -437,12 +438,6 @@ void bb_special_values(void **state) {
 /* ---- tests: empty vectors, empty batches ------------------------------------ */
 
 /* The documented result of (type, op, flags) over no elements. */
-static uint64_t empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  if (op == GPUREDUCE_MIN) return tu_type_max(type);      /* +inf or the largest */
-  if (op == GPUREDUCE_MAX) return tu_type_lowest(type);   /* -inf or the lowest */
-  if (!TU_TYPE(type)->is_float) return op == GPUREDUCE_PROD ? 1 : 0;
-  return bt_result_pattern(type, op, flags, op == GPUREDUCE_PROD ? 1.0 : 0.0); /* +0, 1 */
-}
 
 void bb_empty_vectors(void **state) {
   (void)state;
@@ -462,9 +457,9 @@ void bb_empty_vectors(void **state) {
         bb_check(&sh, type, op, flags, &data, bt_poison(type, op));
         if (bt_empty_is_error(op)) continue; /* bb_check saw EMPTY_INPUT, nothing written */
         for (size_t b = 0; b < sh.batch; ++b)
-          check_bits(empty_result(type, op, flags), result_of(b, rs).w[0],
-                     "%s, batch %zu of n = 0, %s: result %zu is the documented empty result",
-                     bt_kind_name(type, op, flags), sh.batch, sh.layout, b);
+          check_result(bt_empty_result(type, op, flags), result_of(b, rs), rs,
+                       "%s, batch %zu of n = 0, %s: result %zu is the documented empty result",
+                       bt_kind_name(type, op, flags), sh.batch, sh.layout, b);
       }
     /* a NULL input: nothing is read */
     unsigned char *d_out = bt_room_for(&out_mem, 3 * rs + CANARY);
@@ -481,9 +476,9 @@ void bb_empty_vectors(void **state) {
                   bt_kind_name(type, op, flags));
     else
       for (size_t b = 0; b < 3; ++b)
-        check_bits(empty_result(type, op, flags), result_of(b, rs).w[0],
-                   "%s, batch 3 of n = 0 with a NULL input: result %zu",
-                   bt_kind_name(type, op, flags), b);
+        check_result(bt_empty_result(type, op, flags), result_of(b, rs), rs,
+                     "%s, batch 3 of n = 0 with a NULL input: result %zu",
+                     bt_kind_name(type, op, flags), b);
     check_bytes(res + 3 * rs, OUT_FILL, CANARY, "%s, n = 0 with a NULL input: the canary",
                 bt_kind_name(type, op, flags));
   }
@@ -546,7 +541,7 @@ void bb_errors_leave_output(void **state) {
        GPUREDUCE_F32, GPUREDUCE_ARGMAX, GPUREDUCE_ERROR_INVALID_ARGUMENT},
       {"argmin of n = 0", d_in, 0, 3, 0, 4, 1, GPUREDUCE_F32, GPUREDUCE_ARGMIN,
        GPUREDUCE_ERROR_EMPTY_INPUT},
-      {"unknown op 10", d_in, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)10,
+      {"unknown op 12", d_in, 0, 3, 4, 4, 1, GPUREDUCE_F32, (gpureduce_op_t)12,
        GPUREDUCE_ERROR_UNSUPPORTED},
       {"element offsets that overflow int64_t", d_in, 0, 3, 4, INT64_MAX, 1, GPUREDUCE_F32,
        GPUREDUCE_SUM, GPUREDUCE_ERROR_INVALID_ARGUMENT},

@@ -414,3 +414,119 @@ void bt_moment_specials(void **state) {
                 bt_result_of(GPUREDUCE_U8, GPUREDUCE_MEAN_VAR, 0, 127.5, 127.5 * 127.5),
                 "u8 {255, 0, 255, 0}: mean 127.5, variance 127.5^2");
 }
+
+/* ---- LOGSUMEXP ---------------------------------------------------------------- */
+
+/* LOGSUMEXP of random data, plain and with GPUREDUCE_SOFTMAX_STATS: the
+ * bits of doc/ORDER.md's order, and the plain result within the bound
+ * stated there of the exact log-sum-exp (reference.c). */
+void bt_logsumexp_random(void **state) {
+  (void)state;
+  static const struct tc_data data[] = {
+      {G_MODERATE, TC_OP(GPUREDUCE_LOGSUMEXP), "moderate values"},
+      {G_WIDE, TC_OP(GPUREDUCE_LOGSUMEXP), "random values, exponents over +-24 binades"},
+      {G_INF, TC_OP(GPUREDUCE_LOGSUMEXP), "random values and infinities"},
+      {G_POOL, TC_OP(GPUREDUCE_LOGSUMEXP), "a few values, many ties, +-0"},
+  };
+  const struct tc_plan plan = {.stream = "logsumexp",
+                               .types = tc_float_types,
+                               .ntypes = COUNT(tc_float_types),
+                               .data = data,
+                               .ndata = COUNT(data)};
+  bt_check_cases(&plan);
+}
+
+/* The spacing of floats at |v| (subnormals' below 2^-126). */
+static double float_ulp(long double v) {
+  int e = 0;
+  frexp((double)fabsl(v), &e);
+  return ldexp(1.0, (e > -125 ? e : -125) - 24);
+}
+
+/* An f32 LOGSUMEXP of x[0 .. n-1]: the bits and the bound of the
+ * reference, and within one ulp of the exact value rounded to float. */
+static void lse_within_ulp(const float *x, size_t n, const char *what) {
+  bt_check_one(x, n, GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, 0, what);
+  const struct ref_answer w = bt_want_for(x, n, GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, 0);
+  bt_result got;
+  check_status(GPUREDUCE_SUCCESS,
+               battery_reduce(x, n, GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, 0, 0, 0, &got),
+               "f32 logsumexp n=%zu (%s): status", n, what);
+  check_near(w.exact, (double)tu_f32_of((uint32_t)got.w[0]), float_ulp(w.exact),
+             "f32 logsumexp n=%zu (%s): within 1 ulp of the exact log-sum-exp", n, what);
+}
+
+/* Random and adversarial vectors against the exact log-sum-exp, and the
+ * exact cases of gpureduce.h: one element x gives x, n copies of c give
+ * c + log n, values near the overflow of exp do not overflow. */
+void bt_logsumexp_accuracy(void **state) {
+  (void)state;
+  tu_rng r;
+  tu_rng_init(&r, "logsumexp accuracy");
+  const size_t big = (size_t)1 << 24;
+  float *x = tu_alloc(big * sizeof *x);
+
+  /* random f32 in [-10, 10) and N(0, 1)-like sums of uniforms, up to 2^24 */
+  static const size_t sizes[] = {1000, (size_t)1 << 16, (size_t)1 << 20, (size_t)1 << 24};
+  for (size_t si = 0; si < COUNT(sizes); ++si) {
+    for (size_t i = 0; i < sizes[si]; ++i) x[i] = (float)(20 * tu_unit(&r) - 10);
+    lse_within_ulp(x, sizes[si], "U(-10, 10)");
+  }
+  for (size_t i = 0; i < 100000; ++i)
+    x[i] = (float)(tu_unit(&r) + tu_unit(&r) + tu_unit(&r) - 1.5);
+  lse_within_ulp(x, 100000, "sums of three uniforms");
+
+  /* one huge element among many tiny ones, and the reverse */
+  const size_t n = 300000;
+  for (size_t i = 0; i < n; ++i) x[i] = (float)(-30 - tu_unit(&r));
+  static const size_t spots[] = {0, 4095, 4096, 8191, 150001, 299999};
+  for (size_t k = 0; k < COUNT(spots); ++k) {
+    x[spots[k]] = 20.0f;
+    lse_within_ulp(x, n, "one 20 among 3e5 values near -30");
+    x[spots[k]] = -1e30f;
+    lse_within_ulp(x, n, "one -1e30 among 3e5 values near -30");
+    x[spots[k]] = -30.0f;
+  }
+
+  /* n copies of one value: c + log n; near exp's overflow (88.72 for f32)
+   * and underflow; one element: exactly c */
+  static const float consts[] = {0.0f, 1.0f, -3.5f, 88.7f, 88.72f, -88.7f, -103.9f,
+                                 1e-30f, 3.0e38f, -3.0e38f};
+  static const size_t counts[] = {1, 2, 7, 2049, 65536 + 3};
+  for (size_t ci = 0; ci < COUNT(consts); ++ci)
+    for (size_t ni = 0; ni < COUNT(counts); ++ni) {
+      for (size_t i = 0; i < counts[ni]; ++i) x[i] = consts[ci];
+      char what[64];
+      snprintf(what, sizeof what, "%zu copies of %g", counts[ni], (double)consts[ci]);
+      lse_within_ulp(x, counts[ni], what);
+      if (counts[ni] == 1)
+        expect(x, 1, GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, 0, tu_f32_bits(consts[ci]),
+               "one element %g: exactly itself", (double)consts[ci]);
+      expect_result(x, counts[ni], GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                    bt_result_of(GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                                 consts[ci], (double)counts[ni]),
+                    "%s: the softmax statistics are {c, n} exactly", what);
+    }
+  free(x);
+
+  /* one element of every floating type: exactly itself, as the result
+   * type holds it; f64 near its own overflow (709.78) */
+  for (size_t ti = 0; ti < COUNT(tc_float_types); ++ti) {
+    const gpureduce_type_t type = tc_float_types[ti];
+    static const double ones[] = {1.5, -2.25, 0.125, 11.0, -7.0, 96.0};
+    for (size_t k = 0; k < COUNT(ones); ++k) {
+      void *y = fill_doubles(type, &ones[k], 1);
+      expect(y, 1, type, GPUREDUCE_LOGSUMEXP, 0,
+             rp(type, GPUREDUCE_LOGSUMEXP, 0, ones[k]), "one element %g: exactly itself",
+             ones[k]);
+      free(y);
+    }
+  }
+  double d[4096];
+  for (size_t i = 0; i < COUNT(d); ++i) d[i] = 709.0 + tu_unit(&r);
+  bt_check_one(d, COUNT(d), GPUREDUCE_F64, GPUREDUCE_LOGSUMEXP, 0, "709 + U(0, 1)");
+  for (size_t i = 0; i < COUNT(d); ++i) d[i] = -745.0 - 100 * tu_unit(&r);
+  d[17] = 3.0;
+  bt_check_one(d, COUNT(d), GPUREDUCE_F64, GPUREDUCE_LOGSUMEXP, 0,
+               "one 3 among values below -745, whose terms underflow to 0");
+}

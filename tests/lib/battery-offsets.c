@@ -23,6 +23,9 @@ uint64_t bt_poison(gpureduce_type_t type, gpureduce_op_t op) {
     case GPUREDUCE_ARGMIN: return t->is_float ? tu_neg_inf(type) : tu_type_lowest(type);
     case GPUREDUCE_MAX:
     case GPUREDUCE_ARGMAX: return t->is_float ? tu_pos_inf(type) : tu_type_max(type);
+    case GPUREDUCE_AMAX: /* the largest magnitude: the lowest signed, the largest unsigned */
+      if (!t->is_float) return t->is_signed ? tu_type_lowest(type) : tu_type_max(type);
+      return tu_nan(type, 0, 1, 0x5a5a5a5a5a5a5a5aull);
     default:
       return t->is_float ? tu_nan(type, 0, 1, 0x5a5a5a5a5a5a5a5aull)
                          : (0x5a5a5a5a5a5a5a5aull & tu_size_mask(t->size));

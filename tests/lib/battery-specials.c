@@ -22,7 +22,8 @@ static void expect_nan_everywhere(const void *x, size_t n, gpureduce_type_t type
                                   size_t nan_index, const char *how) {
   for (int oi = 0; oi < GPUREDUCE_OP_COUNT; ++oi) {
     const gpureduce_op_t op = (gpureduce_op_t)oi;
-    for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
+    for (size_t fi = 0; fi < TU_FLAG_VALUES; ++fi) {
+      const unsigned flags = tu_flag_values[fi];
       const size_t rs = tu_result_size(type, op, flags);
       if (!rs) continue;
       const bt_result wanted = (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX)
@@ -135,6 +136,12 @@ void bt_signed_zeros(void **state) {
       expect(x, n, type, GPUREDUCE_MAX, 0, nz, "all elements -0: max is -0");
       expect(x, n, type, GPUREDUCE_ARGMIN, 0, 0, "all elements -0: argmin is 0");
       expect(x, n, type, GPUREDUCE_ARGMAX, 0, 0, "all elements -0: argmax is 0");
+      expect(x, n, type, GPUREDUCE_AMAX, 0, pz, "all elements -0: amax is +0");
+      expect_result(x, n, type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                    bt_result_of(type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS, -0.0,
+                                 (double)n),
+                    "all elements -0: the softmax statistics are {-0, n}");
+      bt_check_one(x, n, type, GPUREDUCE_LOGSUMEXP, 0, "all elements -0: log n");
     }
 
     /* two elements, both orders */
@@ -148,6 +155,12 @@ void bt_signed_zeros(void **state) {
       expect(x, 2, type, GPUREDUCE_ARGMAX, 0, 0, "%s: argmax is 0 (a tie)", how);
       expect(x, 2, type, GPUREDUCE_SUM, 0, rp(type, GPUREDUCE_SUM, 0, 0.0), "%s: sum is +0",
              how);
+      expect(x, 2, type, GPUREDUCE_AMAX, 0, pz, "%s: amax is +0", how);
+      expect_result(x, 2, type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                    bt_result_of(type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS, 0.0, 2.0),
+                    "%s: the softmax statistics are {+0, 2} (+0 above -0, as for max)", how);
+      expect(x, 1, type, GPUREDUCE_LOGSUMEXP, 0, rp(type, GPUREDUCE_LOGSUMEXP, 0, 0.0),
+             "%s: logsumexp of the first alone is +0 (x + log 1)", how);
     }
 
     /* one odd zero out in a long array, at either end and across tiles */
@@ -190,6 +203,13 @@ void bt_infinities(void **state) {
         expect(x, n, type, GPUREDUCE_MAX, 0, tu_pattern(type, inf), "%s: max", how);
         expect(x, n, type, GPUREDUCE_ARGMIN, 0, 0, "%s: argmin is 0 (all tie)", how);
         expect(x, n, type, GPUREDUCE_ARGMAX, 0, 0, "%s: argmax is 0 (all tie)", how);
+        expect(x, n, type, GPUREDUCE_AMAX, 0, tu_pos_inf(type), "%s: amax is +inf", how);
+        expect(x, n, type, GPUREDUCE_LOGSUMEXP, 0, rp(type, GPUREDUCE_LOGSUMEXP, 0, inf),
+               "%s: logsumexp is %s", how, sign ? "-inf" : "+inf");
+        expect_result(x, n, type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                      bt_result_of(type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS, inf,
+                                   (double)n),
+                      "%s: the softmax statistics are {%s, n}", how, sign ? "-inf" : "+inf");
         for (unsigned flags = 0; flags <= GPUREDUCE_ACCUMULATE_F64; ++flags) {
           if (!tu_result_size(type, GPUREDUCE_SUM, flags)) continue;
           expect(x, n, type, GPUREDUCE_SUM, flags, rp(type, GPUREDUCE_SUM, flags, inf),
@@ -229,6 +249,31 @@ void bt_infinities(void **state) {
       expect(x, n, type, GPUREDUCE_ARGMAX, 0, pairs[k][0],
              "+inf at %zu and -inf at %zu among ones: argmax is the +inf", pairs[k][0],
              pairs[k][1]);
+      expect(x, n, type, GPUREDUCE_AMAX, 0, tu_pos_inf(type),
+             "+inf at %zu and -inf at %zu among ones: amax is +inf", pairs[k][0], pairs[k][1]);
+      expect(x, n, type, GPUREDUCE_LOGSUMEXP, 0, rp(type, GPUREDUCE_LOGSUMEXP, 0, INFINITY),
+             "+inf at %zu and -inf at %zu among ones: logsumexp is +inf", pairs[k][0],
+             pairs[k][1]);
+      expect_result(x, n, type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                    bt_result_of(type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS, INFINITY,
+                                 1.0),
+                    "+inf at %zu and -inf at %zu among ones: the softmax statistics are "
+                    "{+inf, 1}", pairs[k][0], pairs[k][1]);
+      /* a second +inf: the count of the +inf elements */
+      tu_store(x, n / 2, es, tu_pos_inf(type));
+      expect_result(x, n, type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                    bt_result_of(type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS, INFINITY,
+                                 pairs[k][0] == n / 2 ? 1.0 : 2.0),
+                    "+inf at %zu and %zu, -inf at %zu among ones: {+inf, the count of +inf}",
+                    pairs[k][0], n / 2, pairs[k][1]);
+      /* -inf among finite values: a term of exactly 0 */
+      fill_value(type, x, n, 1.0);
+      tu_store(x, pairs[k][1], es, tu_neg_inf(type));
+      expect_result(x, n, type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS,
+                    bt_result_of(type, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS, 1.0,
+                                 (double)(n - 1)),
+                    "-inf at %zu among ones: {1, n - 1}, the -inf adds exp(-inf) = 0",
+                    pairs[k][1]);
     }
     /* 0 * inf in a product: NaN */
     fill_value(type, x, 40, 1.0);
@@ -287,6 +332,15 @@ void bt_ties(void **state) {
         expect(x, n, type, GPUREDUCE_ARGMAX, 0, p,
                "the largest value at %zu and %zu (%zu apart): the lowest index", p, q, dist[di]);
         expect(x, n, type, GPUREDUCE_MAX, 0, high, "the largest value at %zu and %zu", p, q);
+        bt_check_one(x, n, type, GPUREDUCE_AMAX, 0, "the largest value twice: amax");
+        if (t->is_float || t->is_signed) { /* the largest magnitude negative, twice */
+          tu_store(x, p, es, t->is_float ? tu_pattern(type, -8.0) : tu_type_lowest(type));
+          tu_store(x, q, es, t->is_float ? tu_pattern(type, -8.0) : tu_type_lowest(type));
+          expect(x, n, type, GPUREDUCE_AMAX, 0,
+                 /* 2^(8 size - 1): the lowest integer's pattern is its magnitude */
+                 t->is_float ? tu_pattern(type, 8.0) : tu_type_lowest(type),
+                 "the most negative value at %zu and %zu: amax is its magnitude", p, q);
+        }
       }
     if (t->is_float) {
       /* -0 and +0 tie for ARGMIN/ARGMAX, while MIN/MAX tell them apart */

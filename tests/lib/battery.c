@@ -238,8 +238,7 @@ void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduc
 void bt_check_one(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op,
                   unsigned flags, const char *label) {
   char what[256];
-  snprintf(what, sizeof what, "%s %s%s n=%zu (%s)", bt_type_name(type), bt_op_name(op),
-           flags ? " accumulate-f64" : "", n, label);
+  snprintf(what, sizeof what, "%s n=%zu (%s)", bt_kind_name(type, op, flags), n, label);
   const struct ref_answer w = bt_want_for(x, n, type, op, flags);
   bt_result got;
   const gpureduce_status_t s = battery_reduce(x, n, type, op, flags, 0, 0, &got);
@@ -258,14 +257,17 @@ void bt_check_cases(const struct tc_plan *plan) {
 uint64_t bt_result_pattern(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v) {
   const size_t rs = tu_result_size(type, op, flags);
   if (v != v) return tu_canonical_nan((unsigned)rs);
-  if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX) return tu_pattern(type, v);
+  if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX || op == GPUREDUCE_AMAX)
+    return tu_pattern(type, v);
   return rs == 4 ? tu_pattern(GPUREDUCE_F32, v) : tu_f64_bits(v);
 }
 
 bt_result bt_result_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v,
                        double v2) {
   const size_t rs = tu_result_size(type, op, flags);
-  if (op != GPUREDUCE_MEAN_VAR) return bt_word(bt_result_pattern(type, op, flags, v));
+  /* MEAN_VAR's {mean, variance}, LOGSUMEXP's {max, sum} */
+  if (op != GPUREDUCE_MEAN_VAR && !(flags & GPUREDUCE_SOFTMAX_STATS))
+    return bt_word(bt_result_pattern(type, op, flags, v));
   bt_result r = {{0, 0}};
   if (rs == 8) { /* two floats */
     r.w[0] = (v != v ? 0x7fffffffu : tu_pattern(GPUREDUCE_F32, v)) |
@@ -279,6 +281,18 @@ bt_result bt_result_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
 
 int bt_empty_is_error(gpureduce_op_t op) { return bt_is_arg(op) || op == GPUREDUCE_MEAN_VAR; }
 
+bt_result bt_empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
+  if (bt_is_arg(op)) return bt_word(GPUREDUCE_NO_INDEX);
+  if (op == GPUREDUCE_MEAN_VAR) return bt_result_of(type, op, flags, NAN, NAN);
+  if (op == GPUREDUCE_MIN) return bt_word(tu_type_max(type));    /* +inf or the largest */
+  if (op == GPUREDUCE_MAX) return bt_word(tu_type_lowest(type)); /* -inf or the lowest */
+  if (op == GPUREDUCE_AMAX) return bt_word(0);                    /* +0, integers 0 */
+  if (op == GPUREDUCE_LOGSUMEXP) return bt_result_of(type, op, flags, -INFINITY, 0.0);
+  if (op == GPUREDUCE_NRM2) return bt_result_of(type, op, flags, 0.0, 0); /* +0 */
+  if (!TU_TYPE(type)->is_float) return bt_word(op == GPUREDUCE_PROD ? 1 : 0);
+  return bt_result_of(type, op, flags, op == GPUREDUCE_PROD ? 1.0 : 0.0, 0); /* +0, 1 */
+}
+
 void bt_expect_at(const char *file, int line, const void *x, size_t n, gpureduce_type_t type,
                   gpureduce_op_t op, unsigned flags, bt_result wanted, const char *fmt, ...) {
   char why[256], what[400];
@@ -286,8 +300,7 @@ void bt_expect_at(const char *file, int line, const void *x, size_t n, gpureduce
   va_start(ap, fmt);
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
-  snprintf(what, sizeof what, "%s %s%s n=%zu, %s", bt_type_name(type), bt_op_name(op),
-           flags ? " accumulate-f64" : "", n, why);
+  snprintf(what, sizeof what, "%s n=%zu, %s", bt_kind_name(type, op, flags), n, why);
   bt_result got;
   const gpureduce_status_t s = battery_reduce(x, n, type, op, flags, 0, 0, &got);
   tu_check_status(file, line, GPUREDUCE_SUCCESS, s, "%s: status", what);
@@ -332,9 +345,10 @@ void bt_room_free(struct bt_room *r) {
 
 const char *bt_kind_name(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   static char buf[64];
-  snprintf(buf, sizeof buf, "%s %s%s%s", TU_TYPE(type)->name, tu_op_names[op],
+  snprintf(buf, sizeof buf, "%s %s%s%s%s", TU_TYPE(type)->name, tu_op_names[op],
            flags & GPUREDUCE_ACCUMULATE_F64 ? " accumulate-f64" : "",
-           flags & GPUREDUCE_WITH_VALUE ? " with-value" : "");
+           flags & GPUREDUCE_WITH_VALUE ? " with-value" : "",
+           flags & GPUREDUCE_SOFTMAX_STATS ? " softmax-stats" : "");
   return buf;
 }
 
@@ -397,7 +411,28 @@ int bt_special_answer(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, 
                                      : bt_result_of(type, op, flags, NAN, NAN);
     return 1;
   }
+  if (op == GPUREDUCE_LOGSUMEXP) { /* gpureduce.h: NaN; +inf; stats {max, count} */
+    const int stats = (flags & GPUREDUCE_SOFTMAX_STATS) != 0;
+    if (pat == 1 || pat == 2) *why = "a NaN: NaN ({NaN, NaN})";
+    else if (pat == 5 || pat == 6) *why = "one +inf: +inf ({+inf, 1})";
+    else if ((pat == 3 || pat == 4) && stats) *why = "signed zeros only: {-0 or +0, n}";
+    else return 0;
+    *result = pat <= 2   ? bt_result_of(type, op, flags, NAN, NAN)
+              : pat >= 5 ? bt_result_of(type, op, flags, INFINITY, 1.0)
+                         : bt_result_of(type, op, flags, pat == 3 ? -0.0 : 0.0, (double)n);
+    return 1;
+  }
   uint64_t w = 0, *wanted = &w;
+  if (op == GPUREDUCE_AMAX) { /* gpureduce.h: NaN, +0, +inf, the largest magnitude */
+    *why = "amax: NaN, +0 of signed zeros, +inf of an infinity, the largest magnitude of ties";
+    *wanted = pat <= 2   ? bt_result_pattern(type, op, flags, NAN)
+              : pat <= 4 ? 0
+              : pat <= 6 ? tu_pos_inf(type)
+              : fl       ? tu_pattern(type, 4.0)
+                         : 120;
+    *result = bt_word(w);
+    return 1;
+  }
   if (pat == 1 || pat == 2) {
     *why = "a NaN: NaN, or the first NaN's index";
     *wanted = is_arg ? p : bt_result_pattern(type, op, flags, NAN);

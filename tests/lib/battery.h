@@ -91,16 +91,24 @@ void bt_check_reference(const void *x, size_t n, gpureduce_type_t type, gpureduc
 uint64_t bt_poison(gpureduce_type_t type, gpureduce_op_t op);
 
 /* Result pattern of value v for (type, op, flags) of a floating type: the
- * element type for MIN/MAX, float or double for the sum-like operations;
+ * element type for MIN/MAX/AMAX, float or double for the sum-like operations;
  * NaN gives the canonical NaN.  v must be exact in that type. */
 uint64_t bt_result_pattern(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v);
-/* The same for any op's result, MEAN_VAR's {v, v2} included (v2 is
- * ignored for the others). */
+/* The same for any op's result, MEAN_VAR's {v, v2} and LOGSUMEXP's
+ * {max, sum} with GPUREDUCE_SOFTMAX_STATS included (v2 is ignored for the
+ * others). */
 bt_result bt_result_of(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, double v,
                        double v2);
 /* ARGMIN, ARGMAX and MEAN_VAR: n == 0 is GPUREDUCE_ERROR_EMPTY_INPUT in
  * gpureduce_reduce() and gpureduce_reduce_batched(). */
 int bt_empty_is_error(gpureduce_op_t op);
+/* The documented result of no elements (gpureduce.h): +0 for the sums,
+ * NRM2 and AMAX, 1 for PROD, +inf or the largest value for MIN, -inf or
+ * the lowest for MAX, -inf for LOGSUMEXP ({-inf, 0} with
+ * GPUREDUCE_SOFTMAX_STATS); and where n == 0 is an error, the empty
+ * segment's: GPUREDUCE_NO_INDEX for ARGMIN and ARGMAX, {NaN, NaN} for
+ * MEAN_VAR. */
+bt_result bt_empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 
 /* A buffer that grows, in host memory (tu_alloc) or in the backend's
  * (battery_use()), for the batteries that reuse their buffers from call
@@ -156,6 +164,8 @@ void bt_nrm2_scaling(void **state);
 void bt_nrm2_classes(void **state);
 void bt_mean_var_accuracy(void **state);
 void bt_moment_specials(void **state);
+void bt_logsumexp_random(void **state);
+void bt_logsumexp_accuracy(void **state);
 
 #define BATTERY_TESTS                                                             \
   cmocka_unit_test(bt_empty_inputs), cmocka_unit_test(bt_integers_random),        \
@@ -170,6 +180,7 @@ void bt_moment_specials(void **state);
       cmocka_unit_test(bt_order_tiles), cmocka_unit_test(bt_errors_leave_output),   \
       cmocka_unit_test(bt_nrm2_scaling), cmocka_unit_test(bt_nrm2_classes),       \
       cmocka_unit_test(bt_mean_var_accuracy),                                       \
-      cmocka_unit_test(bt_moment_specials)
+      cmocka_unit_test(bt_moment_specials), cmocka_unit_test(bt_logsumexp_random),   \
+      cmocka_unit_test(bt_logsumexp_accuracy)
 
 #endif /* GPUREDUCE_BATTERY_H */

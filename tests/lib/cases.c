@@ -221,12 +221,12 @@ static int enter_kind(struct tc_walk *w) {
   return 0;
 }
 
-/* The flags value at the walk's position (its flags index 0 or 1), or -1
- * when the position has none. */
+/* The flags value at the walk's position (its flags index into
+ * tu_flag_values), or -1 when the position has none. */
 static long position_flags(const struct tc_walk *w) {
   const struct tc_plan *p = w->plan;
   if (p->kinds) return w->flags == 0 ? (long)p->kinds[w->kind].flags : -1;
-  return w->flags == 0 ? 0 : GPUREDUCE_ACCUMULATE_F64;
+  return tu_flag_values[w->flags];
 }
 
 /* One step of the odometer: offset, flags, op, data, size, kind.  Returns
@@ -235,7 +235,7 @@ static int step(struct tc_walk *w) {
   const struct tc_plan *p = w->plan;
   if (++w->offset < (p->offsets > 1 ? p->offsets : 1)) return 0;
   w->offset = 0;
-  if (++w->flags < 2) return 0;
+  if (++w->flags < TU_FLAG_VALUES) return 0;
   w->flags = 0;
   if (++w->op < GPUREDUCE_OP_COUNT) return 0;
   w->op = 0;

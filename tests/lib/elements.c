@@ -19,7 +19,10 @@ const tu_type tu_types[GPUREDUCE_TYPE_COUNT] = {
 
 const char *const tu_op_names[GPUREDUCE_OP_COUNT] = {
     "sum",    "prod",    "min",         "max",  "argmin",
-    "argmax", "sum_abs", "sum_squares", "nrm2", "mean_var"};
+    "argmax", "sum_abs", "sum_squares", "nrm2", "mean_var", "logsumexp", "amax"};
+
+const unsigned tu_flag_values[TU_FLAG_VALUES] = {0, GPUREDUCE_ACCUMULATE_F64,
+                                                GPUREDUCE_SOFTMAX_STATS};
 
 unsigned tu_chunk_elems(gpureduce_type_t type) { return 16u / TU_TYPE(type)->size; }
 
@@ -37,8 +40,14 @@ int tu_is_sum_like(gpureduce_op_t op) {
 
 size_t tu_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   if ((unsigned)type >= GPUREDUCE_TYPE_COUNT || (unsigned)op >= GPUREDUCE_OP_COUNT) return 0;
-  if (flags != 0 && flags != GPUREDUCE_ACCUMULATE_F64 && flags != GPUREDUCE_WITH_VALUE) return 0;
+  if (flags != 0 && flags != GPUREDUCE_ACCUMULATE_F64 && flags != GPUREDUCE_WITH_VALUE &&
+      flags != GPUREDUCE_SOFTMAX_STATS)
+    return 0;
   const tu_type *t = TU_TYPE(type);
+  if (op == GPUREDUCE_LOGSUMEXP) /* floats: float, double for f64; stats two of them */
+    return !t->is_float || (flags && flags != GPUREDUCE_SOFTMAX_STATS) ? 0
+           : (type == GPUREDUCE_F64 ? 8u : 4u) * (flags ? 2u : 1u);
+  if (flags == GPUREDUCE_SOFTMAX_STATS) return 0; /* logsumexp's alone */
   if (flags == GPUREDUCE_ACCUMULATE_F64) /* f32 sum-likes, nrm2, mean_var: double */
     return type != GPUREDUCE_F32 ? 0
            : tu_is_sum_like(op) || op == GPUREDUCE_NRM2 ? 8
@@ -51,7 +60,8 @@ size_t tu_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) 
     case GPUREDUCE_ARGMIN:
     case GPUREDUCE_ARGMAX: return 8; /* uint64_t index */
     case GPUREDUCE_MIN:
-    case GPUREDUCE_MAX: return t->size; /* the input type */
+    case GPUREDUCE_MAX:
+    case GPUREDUCE_AMAX: return t->size; /* the input type (amax: unsigned for integers) */
     default:
       if (!t->is_float) return 8;                /* int64_t / uint64_t */
       return type == GPUREDUCE_F64 ? 8 : 4;      /* double / float */

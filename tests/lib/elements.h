@@ -47,6 +47,11 @@ size_t tu_tiles(gpureduce_type_t type, size_t n);
  * 0 when the combination has no meaning. */
 size_t tu_result_size(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 int tu_is_sum_like(gpureduce_op_t op);
+/* The flags values of gpureduce_reduce() whose results the random-data
+ * tests walk: none, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_SOFTMAX_STATS
+ * (GPUREDUCE_WITH_VALUE has tests of its own: withvalue.h). */
+#define TU_FLAG_VALUES 3
+extern const unsigned tu_flag_values[TU_FLAG_VALUES];
 /* Accumulator of a floating sum-like operation is double (f64, or f32
  * with GPUREDUCE_ACCUMULATE_F64). */
 int tu_acc_is_double(gpureduce_type_t type, unsigned flags);

@@ -12,7 +12,7 @@
 
 #include "partial-internal.h"
 #include "reference.h"
-#include "segments.h" /* sg_quick, sg_empty_result: the documented empty results */
+#include "segments.h" /* sg_quick */
 
 /* The sizes of pt_every_kind: a few elements, and k tiles and one element
  * either side for k = 1, 2, 3, 5, 8, 9. */
@@ -261,7 +261,7 @@ void pt_empty_array(void **state) {
     }
     struct pt_array a = {NULL, 0, type, op, flags, "no elements", 0, {{0, 0}}};
     pt_prepare(&a);
-    check_result(sg_empty_result(type, op, flags), a.want, a.rs,
+    check_result(bt_empty_result(type, op, flags), a.want, a.rs,
                  "%s: gpureduce_reduce() gives the documented empty result", what);
     struct pt_split sp;
     if (pt_make_split(PT_ONE, 0, type, &r, &sp)) pt_check_split(&a, &sp, &r);

@@ -95,13 +95,14 @@ void pt_failed_at(const char *file, int line, gpureduce_handle_t h, gpureduce_st
 
 /* ---- kinds, splits, sizes -------------------------------------------------- */
 
-static const unsigned kind_flags[3] = {0, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE};
+static const unsigned kind_flags[4] = {0, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE,
+                                       GPUREDUCE_SOFTMAX_STATS};
 
 int pt_next_kind(int *k, gpureduce_type_t *type, gpureduce_op_t *op, unsigned *flags) {
-  for (; *k < GPUREDUCE_TYPE_COUNT * GPUREDUCE_OP_COUNT * 3; ++*k) {
-    *type = (gpureduce_type_t)(*k / (GPUREDUCE_OP_COUNT * 3));
-    *op = (gpureduce_op_t)(*k / 3 % GPUREDUCE_OP_COUNT);
-    *flags = kind_flags[*k % 3];
+  for (; *k < GPUREDUCE_TYPE_COUNT * GPUREDUCE_OP_COUNT * 4; ++*k) {
+    *type = (gpureduce_type_t)(*k / (GPUREDUCE_OP_COUNT * 4));
+    *op = (gpureduce_op_t)(*k / 4 % GPUREDUCE_OP_COUNT);
+    *flags = kind_flags[*k % 4];
     if (gpureduce_result_size(*type, *op, *flags)) {
       ++*k;
       return 1;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "elements.h"
+#include "math/exp_log.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
 #error "the order reference needs float arithmetic evaluated in float (FLT_EVAL_METHOD 0)"
@@ -366,6 +367,147 @@ static uint64_t exact_answer(const void *x, size_t n, gpureduce_type_t type,
   return is_arg ? (uint64_t)best : tu_load(x, best, t->size);
 }
 
+/* AMAX by gpureduce.h's words: the largest |x|, compared as values (the
+ * floats as doubles, exact), written as that element with its sign
+ * cleared; any NaN: the canonical NaN; no element: +0 (integers 0).
+ * Signed integers give |x| as the unsigned type of their width. */
+static uint64_t amax_answer(const void *x, size_t n, gpureduce_type_t type) {
+  const tu_type *t = TU_TYPE(type);
+  const uint64_t sign = (uint64_t)1 << (8 * t->size - 1);
+  uint64_t best = 0; /* +0's bits; integers 0 */
+  if (t->is_float) {
+    double bv = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t b = tu_load(x, i, t->size);
+      if (tu_is_nan(type, b)) return tu_canonical_nan(t->size);
+      const double a = fabs(tu_value(type, b));
+      if (a > bv) bv = a, best = b & ~sign;
+    }
+    return best;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t w = tu_int_widen(type, tu_load(x, i, t->size));
+    if (t->is_signed && (int64_t)w < 0) w = 0 - w; /* |INT64_MIN| = 2^63 */
+    if (w > best) best = w;
+  }
+  return best;
+}
+
+/* ---- LOGSUMEXP, from doc/ORDER.md -------------------------------------------- */
+
+/*
+ * The accumulator (m, s): the running maximum m (an element, held here in
+ * double, exact for every floating type) and s in double.  E and L are the
+ * library's exp and log of a double (math/exp_log.h, which has its own
+ * MPFR tests): they are part of the specification, as IEEE's operations
+ * are.  lift(x) = (x, 1); combine as doc/ORDER.md writes it; identity
+ * (-inf, 0).
+ */
+typedef struct { double m, s; } lacc;
+
+static lacc lse_combine(lacc a, lacc b) {
+  if (isnan(a.m) || isnan(b.m)) return (lacc){NAN, NAN};
+  double big; /* the larger, +0 above -0 as MAX orders them */
+  if (a.m != b.m) big = a.m > b.m ? a.m : b.m;
+  else big = signbit(a.m) ? b.m : a.m;
+  const double ta = a.m == big ? a.s : mul_d(a.s, gr_exp(sub_d(a.m, big)));
+  const double tb = b.m == big ? b.s : mul_d(b.s, gr_exp(sub_d(b.m, big)));
+  return (lacc){big, add_d(ta, tb)};
+}
+
+static lacc lse_tile(const double *x, size_t count, unsigned v) {
+  lacc lane[ORDER_LANES];
+  for (unsigned l = 0; l < ORDER_LANES; ++l) {
+    lane[l] = (lacc){-INFINITY, 0};
+    for (unsigned c = l; c < ORDER_TILE_CHUNKS; c += ORDER_LANES)
+      for (unsigned j = 0; j < v; ++j) {
+        const size_t i = (size_t)c * v + j;
+        if (i < count) lane[l] = lse_combine(lane[l], (lacc){x[i], 1});
+      }
+  }
+  for (unsigned s = ORDER_LANES / 2; s >= 1; s /= 2)
+    for (unsigned l = 0; l < s; ++l) lane[l] = lse_combine(lane[l], lane[l + s]);
+  return lane[0];
+}
+
+static lacc lse_tree(const double *x, size_t n, unsigned v, size_t t0, size_t count) {
+  const size_t te = (size_t)ORDER_TILE_CHUNKS * v;
+  if (count == 1) {
+    const size_t left = n - t0 * te;
+    return lse_tile(x + t0 * te, left < te ? left : te, v);
+  }
+  size_t p = 1;
+  while (p * 2 < count) p *= 2;
+  return lse_combine(lse_tree(x, n, v, t0, p), lse_tree(x, n, v, t0 + p, count - p));
+}
+
+double ref_logsumexp_bound(gpureduce_type_t type, size_t n, long double lse) {
+  const size_t tiles = tu_tiles(type, n);
+  const double d = 8.0 * tu_chunk_elems(type) + 8 + tu_ceil_log2(tiles ? tiles : 1);
+  const double u = 0x1p-53, mag = (double)fabsl(lse);
+  int ex = 0;
+  frexp(mag, &ex);
+  const double ulp =
+      type == GPUREDUCE_F64 || mag == 0 ? 0 : ldexp(1.0, (ex > -125 ? ex : -125) - 24);
+  return ulp + (753 * d + 2 * log((double)n + 1) + 4) * u + 2 * u * mag;
+}
+
+/* The bits of a double value in the result type (a float rounds once) */
+static uint64_t lse_bits(int dbl, double r) {
+  if (r != r) return tu_canonical_nan(dbl ? 8 : 4);
+  return dbl ? tu_f64_bits(r) : tu_f32_bits((float)r);
+}
+
+/*
+ * LOGSUMEXP: the bits by the order, and the bound of doc/ORDER.md against
+ * the exact log-sum-exp, lse = M + log(sum exp(x - M)) in long double
+ * (M the largest element), for a finite result:
+ *     |result - lse| <= ulp_R(lse) + (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|
+ * with u = 2^-53, d = 8V + 8 + ceil(log2 T) as for SUM, ulp_R the spacing
+ * of the result type at |lse| (0 for a double result, whose one rounding
+ * is in the 2 u |lse|) (ref_logsumexp_bound), plus the long double
+ * reference's own n 2^-62 |lse|.
+ * With GPUREDUCE_SOFTMAX_STATS, {m, s rounded to the result type} (bits
+ * and bits2 as MEAN_VAR's), and no bound: s is checked by its bits.
+ */
+static int lse_answer(const void *x, size_t n, gpureduce_type_t type, unsigned flags,
+                      struct ref_answer *out) {
+  const tu_type *t = TU_TYPE(type);
+  const int dbl = type == GPUREDUCE_F64;
+  const unsigned v = tu_chunk_elems(type);
+  double *e = malloc((n ? n : 1) * sizeof *e);
+  if (!e) return -2;
+  for (size_t i = 0; i < n; ++i) e[i] = tu_value(type, tu_load(x, i, t->size));
+  lacc a = {-INFINITY, 0};
+  if (n) a = lse_tree(e, n, v, 0, tu_tiles(type, n));
+  if (flags & GPUREDUCE_SOFTMAX_STATS) {
+    const uint64_t m = lse_bits(dbl, a.m), sum = lse_bits(dbl, a.m != a.m ? NAN : a.s);
+    out->bits = dbl ? m : m | sum << 32;
+    out->bits2 = dbl ? sum : 0;
+    free(e);
+    return 0;
+  }
+  double r;
+  if (a.m != a.m || isinf(a.m)) r = a.m;
+  else r = add_d(a.m, gr_log(a.s));
+  out->bits = lse_bits(dbl, r);
+  long double big = -INFINITY, sum = 0;
+  int nan = 0;
+  for (size_t i = 0; i < n; ++i) {
+    nan |= isnan(e[i]);
+    if (e[i] > big) big = e[i];
+  }
+  if (!nan && isfinite(big)) {
+    for (size_t i = 0; i < n; ++i) sum += expl((long double)e[i] - big);
+    const long double lse = big + logl(sum);
+    out->exact = lse;
+    out->has_bound = 1;
+    out->bound = ref_logsumexp_bound(type, n, lse) + (double)n * 0x1p-62 * fabsl(lse);
+  }
+  free(e);
+  return 0;
+}
+
 /* ---- the answer ------------------------------------------------------------- */
 
 double ref_result_value(unsigned result_bytes, uint64_t bits) {
@@ -400,6 +542,11 @@ int ref_answer(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_t op
   out->result_bytes = (unsigned)rs;
   const tu_type *t = TU_TYPE(type);
   if (tu_is_moment(op)) return moment_answer(x, n, type, op, flags, out);
+  if (op == GPUREDUCE_LOGSUMEXP) return lse_answer(x, n, type, flags, out);
+  if (op == GPUREDUCE_AMAX) {
+    out->bits = amax_answer(x, n, type);
+    return 0;
+  }
   if (!t->is_float || !tu_is_sum_like(op)) {
     out->bits = exact_answer(x, n, type, op);
     return 0;

@@ -72,6 +72,12 @@ int ref_with_value(const void *x, size_t n, gpureduce_type_t type, gpureduce_op_
 int ref_dot(const void *x, const void *y, size_t n, gpureduce_type_t type, unsigned flags,
             struct ref_answer *out);
 
+/* doc/ORDER.md's bound on |LOGSUMEXP - lse| for n elements of `type`
+ * whose exact log-sum-exp is lse (finite): one ulp of a float result at
+ * |lse| + (753 d + 2 ln(n + 1) + 4) 2^-53 + 2^-52 |lse|, d = 8V + 8 +
+ * ceil(log2 T). */
+double ref_logsumexp_bound(gpureduce_type_t type, size_t n, long double lse);
+
 /* The value a result of `result_bytes` bytes holds (4: float, 8: double),
  * for comparing with ref_answer's exact value. */
 double ref_result_value(unsigned result_bytes, uint64_t bits);

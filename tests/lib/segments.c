@@ -80,10 +80,10 @@ struct sg_shape sg_from_lengths(const size_t *len, size_t segments, uint64_t bas
 
 
 int sg_next_kind(int *k, gpureduce_type_t *type, gpureduce_op_t *op, unsigned *flags) {
-  for (; *k < GPUREDUCE_TYPE_COUNT * GPUREDUCE_OP_COUNT * 2; ++*k) {
-    *type = (gpureduce_type_t)(*k / (GPUREDUCE_OP_COUNT * 2));
-    *op = (gpureduce_op_t)(*k / 2 % GPUREDUCE_OP_COUNT);
-    *flags = (unsigned)(*k % 2);
+  for (; *k < GPUREDUCE_TYPE_COUNT * GPUREDUCE_OP_COUNT * TU_FLAG_VALUES; ++*k) {
+    *type = (gpureduce_type_t)(*k / (GPUREDUCE_OP_COUNT * TU_FLAG_VALUES));
+    *op = (gpureduce_op_t)(*k / TU_FLAG_VALUES % GPUREDUCE_OP_COUNT);
+    *flags = tu_flag_values[*k % TU_FLAG_VALUES];
     if (tu_result_size(*type, *op, *flags)) {
       ++*k;
       return 1;
@@ -136,15 +136,6 @@ static const char *gen_name(enum tc_gen g) {
                         : "random values inside the type's range";
 }
 
-bt_result sg_empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
-  if (bt_is_arg(op)) return bt_word(GPUREDUCE_NO_INDEX);
-  if (op == GPUREDUCE_MEAN_VAR) return bt_result_of(type, op, flags, NAN, NAN);
-  if (op == GPUREDUCE_MIN) return bt_word(tu_type_max(type));    /* +inf or the largest */
-  if (op == GPUREDUCE_MAX) return bt_word(tu_type_lowest(type)); /* -inf or the lowest */
-  if (op == GPUREDUCE_NRM2) return bt_result_of(type, op, flags, 0.0, 0); /* +0 */
-  if (!TU_TYPE(type)->is_float) return bt_word(op == GPUREDUCE_PROD ? 1 : 0);
-  return bt_result_of(type, op, flags, op == GPUREDUCE_PROD ? 1.0 : 0.0, 0); /* +0, 1 */
-}
 
 bt_result sg_result(size_t s, gpureduce_type_t type, gpureduce_op_t op, unsigned flags) {
   return bt_result_at((unsigned char *)got.p + CANARY, s, tu_result_size(type, op, flags));
@@ -257,7 +248,7 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
     if (s % stride != 0 && s != longest) continue;
     const size_t n = (size_t)(off[s + 1] - off[s]);
     if (n == 0 && bt_empty_is_error(op))
-      check_result(sg_empty_result(type, op, flags), bt_result_at(r, s, rs), rs,
+      check_result(bt_empty_result(type, op, flags), bt_result_at(r, s, rs), rs,
                    "%s: empty segment %zu has the empty-segment result", what, s);
     else
       check_result(bt_result_at(one, s, rs), bt_result_at(r, s, rs), rs,
@@ -290,7 +281,7 @@ void sg_check(const struct sg_shape *sh, gpureduce_type_t type, gpureduce_op_t o
     const size_t n = (size_t)(off[s + 1] - off[s]);
     if (n > REF_MAX) continue;
     if (n == 0) {
-      check_result(sg_empty_result(type, op, flags), bt_result_at(r, s, rs), rs,
+      check_result(bt_empty_result(type, op, flags), bt_result_at(r, s, rs), rs,
                    "%s: empty segment %zu has the documented empty result", what, s);
       continue;
     }
@@ -438,7 +429,7 @@ void sg_empty_segments(void **state) {
       sg_check_random(&sh, type, op, flags, 0, "empty");
       for (size_t s = 0; s < sh.segments; ++s)
         if (sh.offsets[s] == sh.offsets[s + 1])
-          check_result(sg_empty_result(type, op, flags), sg_result(s, type, op, flags),
+          check_result(bt_empty_result(type, op, flags), sg_result(s, type, op, flags),
                        tu_result_size(type, op, flags),
                        "%s, %s: empty segment %zu has the documented empty result",
                        bt_kind_name(type, op, flags), cases[c].name, s);
@@ -690,7 +681,7 @@ static void bad_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
   const unsigned char *rr = res + CANARY;
   for (size_t s = 0; s < S; ++s) {
     if (sg_invalid(off, S, s)) {
-      check_result(sg_empty_result(type, op, flags), bt_result_at(rr, s, rs), rs,
+      check_result(bt_empty_result(type, op, flags), bt_result_at(rr, s, rs), rs,
                    "%s: invalid segment %zu (offsets %" PRIu64 ", %" PRIu64
                    ") has the empty result",
                    what, s, off[s], off[s + 1]);
@@ -699,7 +690,7 @@ static void bad_call(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
     if (B->device != GPUREDUCE_DEVICE_HOST) continue; /* unspecified on CUDA */
     const size_t n = (size_t)(off[s + 1] - off[s]);
     _Alignas(16) unsigned char one_bytes[16] = {0};
-    bt_result one = sg_empty_result(type, op, flags);
+    bt_result one = bt_empty_result(type, op, flags);
     if (!(n == 0 && bt_empty_is_error(op))) {
       const gpureduce_status_t s1 = gpureduce_reduce(img + (size_t)off[s] * es, one_bytes, n,
                                                      type, op, flags, battery_handle());

@@ -98,10 +98,6 @@ void sg_check_random(const struct sg_shape *sh, gpureduce_type_t type, gpureduce
 /* The last sg_check's result s (host copy). */
 bt_result sg_result(size_t s, gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 
-/* The documented result of an empty or invalid segment: the empty-input
- * result of gpureduce.h, GPUREDUCE_NO_INDEX for ARGMIN and ARGMAX, {NaN,
- * NaN} for MEAN_VAR. */
-bt_result sg_empty_result(gpureduce_type_t type, gpureduce_op_t op, unsigned flags);
 /* Is segment s of offsets off[0 .. segments] invalid (gpureduce.h: unless
  * offsets[0] <= offsets[s] <= offsets[s+1] <= offsets[segments])? */
 int sg_invalid(const uint64_t *off, size_t segments, size_t s);

@@ -17,7 +17,8 @@
 
 /* Every (op, flags) that gpureduce.h's table gives type a result for. */
 static int combos_of(gpureduce_type_t type, combo *c) {
-  static const unsigned flag_sets[] = {0, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE};
+  static const unsigned flag_sets[] = {0, GPUREDUCE_ACCUMULATE_F64, GPUREDUCE_WITH_VALUE,
+                                       GPUREDUCE_SOFTMAX_STATS};
   int k = 0;
   for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
     for (size_t f = 0; f < COUNT(flag_sets); ++f) {
@@ -28,9 +29,10 @@ static int combos_of(gpureduce_type_t type, combo *c) {
 }
 
 static const char *flags_name(unsigned flags) {
-  return flags == GPUREDUCE_ACCUMULATE_F64 ? " GPUREDUCE_ACCUMULATE_F64"
-         : flags == GPUREDUCE_WITH_VALUE   ? " GPUREDUCE_WITH_VALUE"
-                                           : "";
+  return flags == GPUREDUCE_ACCUMULATE_F64  ? " GPUREDUCE_ACCUMULATE_F64"
+         : flags == GPUREDUCE_WITH_VALUE    ? " GPUREDUCE_WITH_VALUE"
+         : flags == GPUREDUCE_SOFTMAX_STATS ? " GPUREDUCE_SOFTMAX_STATS"
+                                            : "";
 }
 
 static void hex(char *out, size_t size, const unsigned char *b, size_t n) {

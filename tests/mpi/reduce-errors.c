@@ -98,10 +98,10 @@ void run_errors(void) {
                GPUREDUCE_WITH_VALUE, g_host, GPUREDUCE_ERROR_INVALID_ARGUMENT,
                "rank 0: output is not aligned to its 16-byte result", 1,
                "errors: rank 0's 16-byte output is 8-byte aligned: every rank INVALID_ARGUMENT");
-  snprintf(says, sizeof says, "rank %d: flags 0x4 has unknown bits", last);
-  expect_error(x, out, 8, GPUREDUCE_F32, GPUREDUCE_SUM, g_rank == last ? 0x4u : 0, g_host,
+  snprintf(says, sizeof says, "rank %d: flags 0x8 has unknown bits", last);
+  expect_error(x, out, 8, GPUREDUCE_F32, GPUREDUCE_SUM, g_rank == last ? 0x8u : 0, g_host,
                GPUREDUCE_ERROR_INVALID_ARGUMENT, says, 1,
-               "errors: rank %d passes unknown flags 0x4: every rank INVALID_ARGUMENT", last);
+               "errors: rank %d passes unknown flags 0x8: every rank INVALID_ARGUMENT", last);
   snprintf(says, sizeof says, "rank %d: f32 sum with flags 0x2 is not a combination", mid);
   expect_error(x, out, 8, GPUREDUCE_F32, GPUREDUCE_SUM, g_rank == mid ? GPUREDUCE_WITH_VALUE : 0,
                g_host, GPUREDUCE_ERROR_UNSUPPORTED, says, 1,
