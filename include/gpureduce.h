@@ -45,6 +45,24 @@
  *     uint64_t index at byte 0 and the element at byte 8 in the input type
  *     (written as MIN/MAX write it), zero bytes after it
  *
+ *   input        AMAX (max |x|, exact)
+ *   -----------  -------------------------------------------------------
+ *   F16, BF16    the 16-bit pattern of the magnitude (2 bytes)
+ *   F32, F64     float (4 bytes), double (8 bytes)
+ *   I8, I32, I64 uint8_t, uint32_t, uint64_t: the unsigned type of the
+ *                same width, so |-128| = 128 fits
+ *   U8, U32, U64 the input type
+ *
+ *   input        LOGSUMEXP          with GPUREDUCE_SOFTMAX_STATS ({max, sum})
+ *   -----------  -----------------  -------------------------------------
+ *   F16, BF16    float (4 bytes)    two floats (8 bytes)
+ *   F32          float              two floats
+ *   F64          double (8 bytes)   two doubles (16 bytes)
+ *   integers     UNSUPPORTED        UNSUPPORTED
+ *   (the accumulator: the running maximum in float, double for F64, and
+ *   the sum of exp(x - max) in double for every type, which is why
+ *   GPUREDUCE_ACCUMULATE_F64 is not offered: UNSUPPORTED)
+ *
  *   gpureduce_dot() and gpureduce_dot_batched() take SUM's column: the
  *   products x[i]*y[i], each rounded to the accumulator, summed in the
  *   reduction order.
@@ -141,11 +159,31 @@
  *     elements that are all -0 is -0.
  *   - Ties: ARGMIN and ARGMAX return the lowest index among equal values.
  *   - Identities are exact: +-inf for float MIN and MAX (never +-FLT_MAX).
+ *   - AMAX is the largest magnitude |x| of the elements, exact: n == 0
+ *     gives +0 (integers 0), -0 gives +0, +-inf gives +inf, any NaN the
+ *     canonical quiet NaN of the type (whatever its sign and payload), and
+ *     the most negative signed integer its magnitude (|INT8_MIN| = 128 as
+ *     a uint8_t).  For floats it is the largest of the bit patterns with
+ *     the sign cleared, compared as unsigned integers (which orders the
+ *     magnitudes, every NaN above +inf).  GPUREDUCE_ACCUMULATE_F64 and
+ *     GPUREDUCE_WITH_VALUE do not apply to it (UNSUPPORTED).
+ *   - LOGSUMEXP is log(sum exp(x)), taken around the running maximum m
+ *     (doc/ORDER.md gives the combine of (m, s) pairs, s = sum exp(x - m)
+ *     in double, and the finish m + log(s), rounded once), with the
+ *     library's own exp and log, so no exp overflows and both backends
+ *     give the same bits: n == 0 gives -inf, all -inf gives -inf, any
+ *     +inf (and no NaN) +inf, any NaN the canonical NaN, one element x
+ *     exactly x (-0 gives +0, as x + log 1).  Error: |result - lse| <= one
+ *     ulp of a float result + (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|, lse
+ *     the exact log-sum-exp, u = 2^-53 and d as for NRM2 (doc/ORDER.md);
+ *     the tests require one ulp of the f32 result for random vectors up
+ *     to n = 2^24.  With GPUREDUCE_SOFTMAX_STATS: {max, sum} (see the
+ *     flag).
  *
  * Reduction order (the contract behind "same bits on every run"):
- *   Floating-point SUM, PROD, SUM_ABS and SUM_SQUARES, and NRM2 and MEAN_VAR
- *   of every type, are computed in one order that depends on the element
- *   index alone, never on the grid, the
+ *   Floating-point SUM, PROD, SUM_ABS and SUM_SQUARES, NRM2 and MEAN_VAR
+ *   of every type, and LOGSUMEXP, are computed in one order that depends
+ *   on the element index alone, never on the grid, the
  *   block size, the tuner, the pointer's alignment, the architecture or the
  *   backend.  Let V = 16 / sizeof(element) (the elements in one 16-byte
  *   chunk; 16 for I8, 8 for F16, 4 for F32, 2 for F64).  Chunk c holds the
@@ -154,7 +192,7 @@
  *   GPUREDUCE_ORDER_LANES (256) lanes l folds its chunks l, l+256, ...,
  *   l+1792 in that order, the elements of each chunk in index order, into an
  *   accumulator that starts at the identity (acc = acc op lift(element);
- *   combine(acc, lift(element)) for NRM2 and MEAN_VAR).  The 256
+ *   combine(acc, lift(element)) for NRM2, MEAN_VAR and LOGSUMEXP).  The 256
  *   lane values then combine pairwise, lane l with lane l+s for
  *   s = 128, 64, ..., 1; the tile value is lane 0's.  Tile values combine in
  *   the complete binary tree over the tile index (tiles 2i and 2i+1 first,
@@ -170,8 +208,8 @@
  *   with an accumulator of the element type (F32, F64) it has the bits of
  *   SUM over those products rounded to that type; gpureduce_dot_batched()
  *   does so for each pair of rows on its own.
- *   MIN, MAX, ARGMIN, ARGMAX and all integer operations do not depend on
- *   the order: their answers are fixed by the rules above.
+ *   MIN, MAX, ARGMIN, ARGMAX, AMAX and all integer operations do not
+ *   depend on the order: their answers are fixed by the rules above.
  *
  * Memory and synchronization: a handle allocates its workspace once, at
  * creation, and gpureduce_create() waits once for the workspace to be

@@ -48,7 +48,8 @@ extern "C" {
  * @param flags   0, or GPUREDUCE_ACCUMULATE_F64 for an F32 SUM, PROD,
  *                SUM_ABS, SUM_SQUARES, NRM2 or MEAN_VAR, or
  *                GPUREDUCE_WITH_VALUE for ARGMIN and ARGMAX (the index and
- *                the element's value).
+ *                the element's value), or GPUREDUCE_SOFTMAX_STATS for
+ *                LOGSUMEXP (the pair {max, sum}).
  * @param handle  from gpureduce_create().
  *
  * On a CUDA handle the work is one kernel enqueued on the handle's stream;
@@ -195,8 +196,9 @@ gpureduce_reduce_batched(const void *input, void *output, size_t batch, size_t n
  *
  * An empty segment (offsets[s] == offsets[s+1]) gets the empty-input
  * result of <gpureduce.h>, the value gpureduce_reduce() writes for n == 0
- * (+0 for the sums and NRM2, 1 for the product, +inf or the type's largest
- * value for MIN, -inf or its lowest for MAX); ARGMIN and ARGMAX write
+ * (+0 for the sums, NRM2 and AMAX, 1 for the product, +inf or the type's
+ * largest value for MIN, -inf or its lowest for MAX, -inf for LOGSUMEXP
+ * and {-inf, 0} with GPUREDUCE_SOFTMAX_STATS); ARGMIN and ARGMAX write
  * GPUREDUCE_NO_INDEX (UINT64_MAX), with GPUREDUCE_WITH_VALUE followed by
  * the empty value of MIN or MAX, MEAN_VAR writes {NaN, NaN} (canonical
  * quiet NaNs), and the call succeeds: it never returns

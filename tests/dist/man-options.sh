@@ -17,8 +17,9 @@
 #   the C examples of README and of gpureduce(3) are tests/readme-example.c
 #   (the first of each), tests/readme-cuda.c (README's second, the third
 #   .EX block of gpureduce(3)'s EXAMPLE), tests/readme-batched.c
-#   (README's third, the fifth .EX block) and tests/readme-segments.c
-#   (README's fourth, the sixth .EX block), which make check compiles and
+#   (README's third, the fifth .EX block), tests/readme-segments.c
+#   (README's fourth, the sixth .EX block) and tests/readme-softmax.c
+#   (README's fifth, the seventh .EX block), which make check compiles and
 #   runs.
 #
 # Run by `make check' (Makefile.am's AM_TESTS_ENVIRONMENT sets the GR_*
@@ -42,6 +43,7 @@ example=$src/tests/readme-example.c
 cuda=$src/tests/readme-cuda.c
 batched=$src/tests/readme-batched.c
 segments=$src/tests/readme-segments.c
+softmax=$src/tests/readme-softmax.c
 
 tap_tmpdir man
 # shellcheck disable=SC2086
@@ -316,8 +318,9 @@ same "$example" 1 1 "$tmp/d9" "$tmp/d10"
 same "$cuda" 2 3 "$tmp/d18" "$tmp/d19"
 same "$batched" 3 5 "$tmp/d11" "$tmp/d12"
 same "$segments" 4 6 "$tmp/d13" "$tmp/d14"
+same "$softmax" 5 7 "$tmp/d20" "$tmp/d21"
 
-echo "1..19"
+echo "1..21"
 check "reduce-bench --help runs and lists options and exit statuses" "$tmp/d1"
 check "every option of --help is in reduce-bench.1 OPTIONS, with its argument" "$tmp/d2"
 check "every option in reduce-bench.1 OPTIONS is in --help, with its argument" "$tmp/d3"
@@ -337,4 +340,6 @@ check "README's batched C example is tests/readme-batched.c" "$tmp/d11"
 check "gpureduce.3's batched EXAMPLE is tests/readme-batched.c" "$tmp/d12"
 check "README's segments C example is tests/readme-segments.c" "$tmp/d13"
 check "gpureduce.3's segments EXAMPLE is tests/readme-segments.c" "$tmp/d14"
+check "README's softmax C example is tests/readme-softmax.c" "$tmp/d20"
+check "gpureduce.3's softmax EXAMPLE is tests/readme-softmax.c" "$tmp/d21"
 exit 0

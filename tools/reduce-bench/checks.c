@@ -29,13 +29,22 @@
 
 int op_is_arg(gpureduce_op_t op) { return op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX; }
 
-static int op_is_extremum(gpureduce_op_t op) { return op == GPUREDUCE_MIN || op == GPUREDUCE_MAX; }
+/* MIN, MAX, AMAX: exact, one of the elements (or its magnitude) */
+static int op_is_extremum(gpureduce_op_t op) {
+  return op == GPUREDUCE_MIN || op == GPUREDUCE_MAX || op == GPUREDUCE_AMAX;
+}
 
-/* The type a result is printed as: an index, the element, or the
+/* The type a result is printed as: an index, the element, the magnitude
+ * (amax: the unsigned type of a signed integer's width), or the
  * accumulator (f32 or f64; i64 or u64); a mean_var result is two values
  * of it. */
 static gpureduce_type_t result_type(gpureduce_type_t t, gpureduce_op_t op, unsigned flags) {
   if (op_is_arg(op)) return GPUREDUCE_U64;
+  if (op == GPUREDUCE_AMAX)
+    return t == GPUREDUCE_I8    ? GPUREDUCE_U8
+           : t == GPUREDUCE_I32 ? GPUREDUCE_U32
+           : t == GPUREDUCE_I64 ? GPUREDUCE_U64
+                                : t;
   if (op_is_extremum(op)) return t;
   if (tu_is_moment(op)) return tu_moment_is_double(t, flags) ? GPUREDUCE_F64 : GPUREDUCE_F32;
   if (TU_TYPE(t)->is_float) return tu_acc_is_double(t, flags) ? GPUREDUCE_F64 : GPUREDUCE_F32;
