@@ -245,10 +245,10 @@ typedef enum gpureduce_type {
  *           to the result type;
  *
  * so that softmax_i = exp(x_i - max) / sum, and log(sum exp(x)) =
- * max + log(sum): the plain result is that sum taken before its rounding
- * to the result type (max + log(sum) from the pair can differ from it by
- * that one rounding of sum, at most half an ulp of the float sum, a
- * relative 2^-25 change of sum).  No elements give {-inf, 0}; all -inf
+ * max + log(sum): the plain result is max + log(s) of the double s before
+ * its rounding to the result type, so max + log(sum) from a float pair
+ * differs from it by that rounding, |log(sum / s)| <= 2^-24, and the
+ * rounding of its own operations.  No elements give {-inf, 0}; all -inf
  * {-inf, n}; any NaN {NaN, NaN} (canonical); +inf and no NaN {+inf, the
  * count of +inf elements}.  Any other op, or GPUREDUCE_ACCUMULATE_F64 or
  * GPUREDUCE_WITH_VALUE with it, is GPUREDUCE_ERROR_UNSUPPORTED.  Both
