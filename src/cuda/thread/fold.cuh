@@ -496,6 +496,26 @@ template <class Op, bool Signed, bool IsMax> struct Byte8MinMaxLane {
   }
 };
 
+/* AMAX of 8-bit integers: four magnitudes per instruction and their
+ * running unsigned maxima.  A signed byte's |x| is the unsigned smaller of
+ * x and -x modulo 256 (|-128| = 0x80, 128), what Amax::lift gives. */
+template <class Op, bool Signed> struct Byte8AmaxLane {
+  using State = uint32_t; /* four running maxima */
+  __device__ static uint32_t magnitudes(uint32_t w) {
+    if constexpr (Signed) return __vminu4(w, __vsub4(0u, w));
+    else return w;
+  }
+  __device__ static State init() { return 0; }
+  template <int K>
+  __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
+    s = __vmaxu4(s, __vmaxu4(__vmaxu4(magnitudes(v.x), magnitudes(v.y)),
+                             __vmaxu4(magnitudes(v.z), magnitudes(v.w))));
+  }
+  __device__ static typename Op::Acc finish(const State &s, uint64_t) {
+    return (typename Op::Acc)best_byte<false, true>(s);
+  }
+};
+
 /* The best byte of each 16-bit half of a word, in the half's high byte,
  * from two words: x's halves hold bytes 1 and 3 high, x << 8's bytes 0
  * and 2.  The min or max of two halves is decided by their high bytes
@@ -585,6 +605,7 @@ enum class LaneKind {
   kByteDot,     /* Byte8SumLane: dp4a, four bytes (|x|, x*x) a step */
   kByteProd,    /* Byte8ProdLane: four bytes multiplied in 32 bits */
   kByteSimd,    /* Byte8MinMaxLane: vmin4/vmax4 over four bytes */
+  kByteAmax,    /* Byte8AmaxLane: four magnitudes, vmaxu4 */
   kByteArg,     /* Byte8ArgLane: min/max.u16x2, then the first match */
   kByteNrm2,    /* Byte8Nrm2Lane: dp4a squares, exact in a lane */
   kNrm2Medium   /* Nrm2MediumLane: x*x into the medium sum, lift where a
@@ -618,6 +639,9 @@ template <class Op> struct LaneOf<Op, LaneKind::kByteProd> {
 };
 template <class Op> struct LaneOf<Op, LaneKind::kByteSimd> {
   using type = Byte8MinMaxLane<Op, Op::kType == GPUREDUCE_I8, Op::kIsMax>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kByteAmax> {
+  using type = Byte8AmaxLane<Op, Op::kType == GPUREDUCE_I8>;
 };
 template <class Op> struct LaneOf<Op, LaneKind::kByteArg> {
   using type = Byte8ArgLane<Op, Op::kType == GPUREDUCE_I8, Op::kIsMax>;

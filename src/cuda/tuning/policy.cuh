@@ -194,15 +194,17 @@ template <gpureduce_type_t T> struct PolicyRow<ExactByteNrm2<T>> {
   static constexpr ReducePolicy value = kExactByteNrm2Policy;
 };
 /* AMAX: MIN/MAX's row (its family's: the same loads, realignment and range
- * tree, not timed apart), with the sequential lane of Amax::combine in
- * place of the signed min/max lanes. */
-constexpr ReducePolicy with_sequential_lane(ReducePolicy p) {
-  p.lane = LaneKind::kSequential;
+ * tree, not timed apart), with AMAX's lanes in place of the min/max ones:
+ * four bytes at once for 8-bit integers, else the sequential lane of
+ * Amax::combine. */
+constexpr ReducePolicy with_amax_lane(ReducePolicy p, TypeFamily f) {
+  p.lane = f == TypeFamily::kByte ? LaneKind::kByteAmax : LaneKind::kSequential;
   return p;
 }
 template <gpureduce_type_t T> struct PolicyRow<Amax<T>> {
-  static constexpr ReducePolicy value = with_sequential_lane(
-      kReducePolicies[static_cast<int>(OpFamily::kMinMax)][static_cast<int>(type_family(T))]);
+  static constexpr ReducePolicy value = with_amax_lane(
+      kReducePolicies[static_cast<int>(OpFamily::kMinMax)][static_cast<int>(type_family(T))],
+      type_family(T));
 };
 
 /* The row of Op: its policy and its lane. */
