@@ -516,6 +516,25 @@ template <class Op, bool Signed> struct Byte8AmaxLane {
   }
 };
 
+/* AMAX of 16-bit floats (f16, bf16): two elements a word, their bits with
+ * the sign cleared (Amax::lift) and their running unsigned maxima, one
+ * max.u16x2 (__vmaxu2) a word: every NaN's bits lie above +inf's, as in
+ * Amax::combine, so the lane's value is exact. */
+template <class Op> struct Half2AmaxLane {
+  using State = uint32_t; /* two running maxima */
+  static constexpr uint32_t kMagnitudes = 0x7fff7fffu;
+  __device__ static State init() { return 0; }
+  template <int K>
+  __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
+    s = __vmaxu2(s, __vmaxu2(__vmaxu2(v.x & kMagnitudes, v.y & kMagnitudes),
+                             __vmaxu2(v.z & kMagnitudes, v.w & kMagnitudes)));
+  }
+  __device__ static typename Op::Acc finish(const State &s, uint64_t) {
+    const uint32_t lo = s & 0xffffu, hi = s >> 16;
+    return (typename Op::Acc)(lo > hi ? lo : hi);
+  }
+};
+
 /* The best byte of each 16-bit half of a word, in the half's high byte,
  * from two words: x's halves hold bytes 1 and 3 high, x << 8's bytes 0
  * and 2.  The min or max of two halves is decided by their high bytes
@@ -606,6 +625,7 @@ enum class LaneKind {
   kByteProd,    /* Byte8ProdLane: four bytes multiplied in 32 bits */
   kByteSimd,    /* Byte8MinMaxLane: vmin4/vmax4 over four bytes */
   kByteAmax,    /* Byte8AmaxLane: four magnitudes, vmaxu4 */
+  kHalfAmax,    /* Half2AmaxLane: two magnitudes' bits, vmaxu2 */
   kByteArg,     /* Byte8ArgLane: min/max.u16x2, then the first match */
   kByteNrm2,    /* Byte8Nrm2Lane: dp4a squares, exact in a lane */
   kNrm2Medium   /* Nrm2MediumLane: x*x into the medium sum, lift where a
@@ -642,6 +662,9 @@ template <class Op> struct LaneOf<Op, LaneKind::kByteSimd> {
 };
 template <class Op> struct LaneOf<Op, LaneKind::kByteAmax> {
   using type = Byte8AmaxLane<Op, Op::kType == GPUREDUCE_I8>;
+};
+template <class Op> struct LaneOf<Op, LaneKind::kHalfAmax> {
+  using type = Half2AmaxLane<Op>;
 };
 template <class Op> struct LaneOf<Op, LaneKind::kByteArg> {
   using type = Byte8ArgLane<Op, Op::kType == GPUREDUCE_I8, Op::kIsMax>;

@@ -195,10 +195,12 @@ template <gpureduce_type_t T> struct PolicyRow<ExactByteNrm2<T>> {
 };
 /* AMAX: MIN/MAX's row (its family's: the same loads, realignment and range
  * tree, not timed apart), with AMAX's lanes in place of the min/max ones:
- * four bytes at once for 8-bit integers, else the sequential lane of
+ * four bytes or two 16-bit floats at once, else the sequential lane of
  * Amax::combine. */
 constexpr ReducePolicy with_amax_lane(ReducePolicy p, TypeFamily f) {
-  p.lane = f == TypeFamily::kByte ? LaneKind::kByteAmax : LaneKind::kSequential;
+  p.lane = f == TypeFamily::kByte      ? LaneKind::kByteAmax
+           : f == TypeFamily::kFloat16 ? LaneKind::kHalfAmax
+                                       : LaneKind::kSequential;
   return p;
 }
 template <gpureduce_type_t T> struct PolicyRow<Amax<T>> {
