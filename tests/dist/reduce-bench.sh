@@ -30,7 +30,7 @@ name=reduce-bench
 
 tap_tmpdir bench
 
-echo "1..148"
+echo "1..149"
 n=0
 
 # run_bench ARGS...: $bench ARGS, stdout in $tmp/out, stderr in
@@ -205,6 +205,8 @@ bad_option "an ambiguous abbreviation" "option '--sweep-' is ambiguous" --sweep-
 bad_option "a bad value: one line and the hint" \
   "--n: '12x' is not a count (a decimal number, 2^K, 2^K+M, 2^K-M or 16M style)" --n 12x
 bad_option "an argument that is no option" "unexpected argument 'ladder'" ladder
+bad_option "logsumexp of an integer type" "--op logsumexp takes f16, bf16, f32 and f64, not i8" \
+  --op logsumexp --type i8
 refused "two modes are a usage error" "--sweep and --batch: choose one" --sweep --batch 4
 refused "--tune on the host backend is refused" "not the host backend" --tune --backend host
 expect 3 "--device 1023: no such CUDA device" --device 1023 --n 1000

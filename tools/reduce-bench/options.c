@@ -197,6 +197,9 @@ enum {
 };
 
 static void check_options(struct options *o, int n_given) {
+  if (!o->dot && o->op == GPUREDUCE_LOGSUMEXP && gpureduce_result_size(o->type, o->op, 0) == 0)
+    usage_error("--op %s takes f16, bf16, f32 and f64, not %s", op_text(o),
+                gpureduce_type_name(o->type));
   if (is_with_value(o) && o->op != GPUREDUCE_ARGMIN && o->op != GPUREDUCE_ARGMAX)
     usage_error("--with-value applies to argmin and argmax, not to %s", op_text(o));
   if (o->flags && gpureduce_result_size(o->type, o->op, o->flags) == 0)
