@@ -24,6 +24,9 @@ Suites (--suite, default all but logsumexp and amax when the library lacks them)
   segments    CSR segments of many length distributions: torch.segment_reduce, CUB
   logsumexp   rows of GPUREDUCE_LOGSUMEXP: torch.logsumexp, JAX's jit logsumexp
   amax        GPUREDUCE_AMAX beside MAX on 1-D, rows, columns and segments
+  first       the wall time of the first and the second call of each API in this
+              process (module loading: compare libraries built with and without
+              --with-fatbin-compression=size); runs before the others
 
 --op takes sum, max, argmax, argmax+value (GPUREDUCE_WITH_VALUE; torch.max(x, dim)).
 --type takes f32, bf16, f16, f64.  --elements sets the total (default 28: 2^28
@@ -487,6 +490,41 @@ class Bench:
                                 nbytes + B * x.element_size(), ok)
                 del x
 
+    def first(self):
+        """Wall time of the first call of each kind in this process, then of the second."""
+        total = 1 << 20
+        x = self.data((total,), "f32")
+        offsets = torch.arange(0, total + 1, 256, dtype=torch.int64, device=self.dev)
+        S = offsets.numel() - 1
+        out = torch.empty(max(S, 4096) * 16, dtype=torch.uint8, device=self.dev)
+        t = TYPES["f32"][0]
+        sync = torch.cuda.synchronize if self.args.device == "cuda" else (lambda: None)
+        sync()
+        calls = (("1-D sum", lambda: self.gr.reduce(x.data_ptr(), out.data_ptr(), total, t, SUM)),
+                 ("1-D argmax", lambda: self.gr.reduce(x.data_ptr(), out.data_ptr(), total, t,
+                                                       ARGMAX)),
+                 ("rows of 256 sum", lambda: self.gr.batched(x.data_ptr(), out.data_ptr(), 4096,
+                                                             256, 256, 1, t, SUM)),
+                 ("columns sum", lambda: self.gr.batched(x.data_ptr(), out.data_ptr(), 256, 4096,
+                                                         1, 256, t, SUM)),
+                 ("segments sum", lambda: self.gr.segments(x.data_ptr(), out.data_ptr(),
+                                                           offsets.data_ptr(), S, t, SUM)))
+        for name, fn in calls:
+            us = []
+            for _ in range(2):
+                t0 = time.perf_counter()
+                fn()
+                sync()
+                us.append((time.perf_counter() - t0) * 1e6)
+            print(f"first      f32  {name:16s} first call {us[0]:9.0f} us, second {us[1]:7.0f} us",
+                  flush=True)
+            self.table.append({"suite": "first", "type": "f32", "op": name, "shape": "",
+                               "gpureduce_us": round(us[0], 1), "gpureduce_gbs": "",
+                               "of_probe": "", "peer": "second call",
+                               "peer_us": round(us[1], 1), "peer_gbs": "", "ratio": "",
+                               "check": "", "note": ""})
+        del x
+
     def amax(self):
         amax = self.gr.op("amax")
         if amax is None:
@@ -536,6 +574,9 @@ def main():
     a.ops = a.op.split(",")
     if a.quick:
         a.elements, a.repeat, a.calls = 22, 2, 5
+    for suite in a.suite.split(","):
+        if suite not in ("columns", "rows", "misaligned", "segments", "logsumexp", "amax", "first"):
+            p.error(f"--suite {suite}: columns, rows, misaligned, segments, logsumexp, amax, first")
     for tname in a.types:
         if tname not in TYPES:
             p.error(f"--type {tname}: one of {', '.join(TYPES)}")
@@ -544,9 +585,13 @@ def main():
           f"{torch.__version__}, "
           f"{torch.cuda.get_device_name(0) if a.device == 'cuda' else 'host backend'}, "
           f"2^{a.elements} elements, median of {a.repeat} x {a.calls} calls", flush=True)
+    suites = a.suite.split(",")
+    if "first" in suites:
+        b.first()
     b.references()
-    for suite in a.suite.split(","):
-        getattr(b, suite)()
+    for suite in suites:
+        if suite != "first":
+            getattr(b, suite)()
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(b.table[0].keys()) if b.table else ["suite"])
