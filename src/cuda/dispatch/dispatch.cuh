@@ -24,10 +24,14 @@ struct ReduceParams {
   uint64_t tiles;
   uint64_t groups;
   unsigned group_log2;
-  unsigned with_value; /* GPUREDUCE_WITH_VALUE's or GPUREDUCE_SOFTMAX_STATS's results */
   /* When not null: the root's accumulator too, before the finish (the
    * partial results' nodes, api/partial.c); GR_ROOT_BYTES of workspace. */
   void *acc_out = nullptr;
+  /* ARGMIN, ARGMAX: GPUREDUCE_WITH_VALUE's 16-byte results; LOGSUMEXP:
+   * GPUREDUCE_SOFTMAX_STATS's {max, sum}.  Last and 8 bytes wide, here and
+   * in the other blocks, so that the kernels that never read it compile as
+   * they did without it. */
+  uint64_t with_value;
 };
 
 /* Parameters of the batched kernels, one struct for every instantiation. */
@@ -43,9 +47,9 @@ struct BatchedParams {
   unsigned group_log2; /* log2 of tiles per group */
   unsigned g_log2;     /* rows kernel: log2 of the threads sharing a vector */
   unsigned columns;    /* columns kernel: vectors per block */
-  unsigned with_value; /* GPUREDUCE_WITH_VALUE's or GPUREDUCE_SOFTMAX_STATS's results */
   void *roots;         /* kBatchRoots roots of workspace */
   unsigned *tickets;   /* kBatchTickets tickets, zero between launches */
+  uint64_t with_value; /* as ReduceParams::with_value */
 };
 
 /* The state of the segmented reductions in a handle's workspace, on a
@@ -69,7 +73,7 @@ struct SegmentsParams {
   void *nodes;             /* kSegmentNodesPerWarp roots a warp of the grid */
   unsigned *tickets;       /* kSegmentTicketsPerWarp a warp, zero between launches */
   SegmentsState *state;
-  unsigned with_value;     /* GPUREDUCE_WITH_VALUE's or GPUREDUCE_SOFTMAX_STATS's results */
+  uint64_t with_value;     /* as ReduceParams::with_value */
 };
 
 /* Workspace of segments_kernel a warp of its grid: the values and tickets

@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
         if (j >= d[r].count) break;
         acc = Op::combine(acc, Op::lift(e[j], j & mask));
         if ((j & mask) == mask) {
-          store_result<Op>(p.output, first + j / (mask + 1), acc, 1, p.with_value);
+          store_result<Op>(p, first + j / (mask + 1), acc, 1);
           acc = Op::identity();
         }
       }
@@ -179,7 +179,7 @@ batched_segment_kernel(const BatchedParams p) {
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const uint64_t b = base + r * per_step + slot;
-      if (t == 0 && b < p.batch) store_result<Op>(p.output, b, a[r], p.n > 0, p.with_value);
+      if (t == 0 && b < p.batch) store_result<Op>(p, b, a[r], p.n > 0);
     }
   }
 }
@@ -205,7 +205,7 @@ __global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const Batched
     if (t == 0) {
       Acc r = Op::identity();
       GR_TREE_FOLD(stack, p.tiles, r, Op::combine);
-      store_result<Op>(p.output, b, r, p.tiles, p.with_value);
+      store_result<Op>(p, b, r, p.tiles);
     }
   }
 }
@@ -228,7 +228,7 @@ batched_tiles_kernel(const BatchedParams p) {
     Agent agent(temp, vector_at<Op>(p, b), vector2_at<Op>(p, b), p.n);
     const Acc r = agent.consume_range(t0, t1);
     if (p.groups == 1) {
-      if (threadIdx.x == 0) store_result<Op>(p.output, b, r, 1, p.with_value);
+      if (threadIdx.x == 0) store_result<Op>(p, b, r, 1);
     } else {
       if (threadIdx.x == 0) {
         roots[w] = r;
@@ -240,7 +240,7 @@ batched_tiles_kernel(const BatchedParams p) {
         __threadfence(); /* the other blocks' roots after the ticket */
         const Acc v = root_tree<Op>(roots + b * p.groups, p.groups, warp_vals);
         if (threadIdx.x == 0) {
-          store_result<Op>(p.output, b, v, 1, p.with_value);
+          store_result<Op>(p, b, v, 1);
           p.tickets[b] = 0u;
         }
       }
@@ -289,7 +289,7 @@ __global__ void __launch_bounds__(kThreads) batched_columns_kernel(const Batched
     Acc r = Op::identity();
     if (y == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
     if (p.groups == 1) {
-      if (mine) store_result<Op>(p.output, b, r, 1, p.with_value);
+      if (mine) store_result<Op>(p, b, r, 1);
       continue;
     }
     if (mine) roots[b * p.groups + g] = r;
@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(kThreads) batched_columns_kernel(const Batched
           GR_TREE_PUSH(stack, q, u, Op::combine);
         }
         GR_TREE_FOLD(stack, p.groups, v, Op::combine);
-        store_result<Op>(p.output, b, v, 1, p.with_value);
+        store_result<Op>(p, b, v, 1);
       }
       if (threadIdx.x == 0) p.tickets[cg] = 0u;
     }

@@ -30,31 +30,31 @@
 namespace gr {
 
 /* The one place an accumulator becomes result k of the launch (at
- * output, an array of results): Op::finish (canonical NaN, 16-bit
+ * p.output, an array of results): Op::finish (canonical NaN, 16-bit
  * narrowing, the index of an argmin), or the empty value when `nonempty`
- * is 0.  ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE (with_value set)
- * write the 16-byte IndexWithValue instead, from the same accumulator;
- * LOGSUMEXP with GPUREDUCE_SOFTMAX_STATS (with_value set too) its
- * {max, sum}. */
-template <class Op>
-__device__ __forceinline__ void store_result(void *output, uint64_t k,
-                                             const typename Op::Acc &r, uint64_t nonempty,
-                                             unsigned with_value) {
+ * is 0.  ARGMIN and ARGMAX with GPUREDUCE_WITH_VALUE (p.with_value set)
+ * write the 16-byte IndexWithValue instead, from the same accumulator, and
+ * LOGSUMEXP with GPUREDUCE_SOFTMAX_STATS (p.with_value set too) its
+ * {max, sum}; only their kernels read p.with_value, so the others' code
+ * is what it was before the flag. */
+template <class Op, class Params>
+__device__ __forceinline__ void store_result(const Params &p, uint64_t k,
+                                             const typename Op::Acc &r, uint64_t nonempty) {
   if constexpr (Op::kFamily == OpFamily::kArg) {
-    if (with_value) {
-      static_cast<IndexWithValue *>(output)[k] =
+    if (p.with_value) {
+      static_cast<IndexWithValue *>(p.output)[k] =
           nonempty ? finish_with_value<Op>(r) : empty_with_value<Op>();
       return;
     }
   }
   if constexpr (Op::kFamily == OpFamily::kLogSumExp) {
-    if (with_value) { /* GPUREDUCE_SOFTMAX_STATS: {max, sum} */
-      static_cast<typename Op::Stats *>(output)[k] =
+    if (p.with_value) { /* GPUREDUCE_SOFTMAX_STATS: {max, sum} */
+      static_cast<typename Op::Stats *>(p.output)[k] =
           nonempty ? Op::finish_stats(r) : Op::empty_stats();
       return;
     }
   }
-  static_cast<typename Op::Out *>(output)[k] = nonempty ? Op::finish(r) : Op::empty();
+  static_cast<typename Op::Out *>(p.output)[k] = nonempty ? Op::finish(r) : Op::empty();
 }
 
 /* The root itself, for a partial result's node (ReduceParams::acc_out). */
@@ -82,7 +82,7 @@ reduce_kernel(const ReduceParams p) {
     const Acc r = agent.consume_range(t0, t1);
     if (threadIdx.x == 0) {
       if (gridDim.x == 1 && p.groups == 1) {
-        store_result<Op>(p.output, 0, r, 1, p.with_value);
+        store_result<Op>(p, 0, r, 1);
         store_root<Op>(p, r);
       } else
         roots[group] = r;
@@ -90,8 +90,7 @@ reduce_kernel(const ReduceParams p) {
   }
 
   if (p.groups <= 1 && gridDim.x == 1) {
-    if (p.groups == 0 && threadIdx.x == 0)
-      store_result<Op>(p.output, 0, Op::identity(), 0, p.with_value);
+    if (p.groups == 0 && threadIdx.x == 0) store_result<Op>(p, 0, Op::identity(), 0);
     return;
   }
   if (gridDim.x > 1) {
@@ -107,7 +106,7 @@ reduce_kernel(const ReduceParams p) {
   }
   const Acc r = root_tree<Op>(roots, p.groups, warp_vals);
   if (threadIdx.x == 0) {
-    store_result<Op>(p.output, 0, r, p.groups, p.with_value);
+    store_result<Op>(p, 0, r, p.groups);
     store_root<Op>(p, r);
     if (gridDim.x > 1) *p.ticket = 0u;
   }

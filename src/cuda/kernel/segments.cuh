@@ -218,7 +218,7 @@ __device__ __noinline__ void climb(const SegmentsParams &p, const SegmentLine<V>
     j >>= 1;
     count = parents;
   }
-  store_result<Op>(p.output, s, v, 1, p.with_value);
+  store_result<Op>(p, s, v, 1);
 }
 
 /* Segment s (elements [a, b), valid, more than kPackedChunks chunks): the
@@ -237,7 +237,7 @@ __device__ __noinline__ void long_segment(const SegmentsParams &p, const Segment
   if (line.owner(at + (groups - 1) * line.spacing) == b0) { /* one warp's */
     if (b0 != w) return;
     const typename Op::Acc r = warp_tiles<Op>(x, n, 0, tiles, lane);
-    if (lane == 0) store_result<Op>(p.output, s, r, 1, p.with_value);
+    if (lane == 0) store_result<Op>(p, s, r, 1);
     return;
   }
   /* this warp's groups q .. q_end-1, in the largest aligned blocks (each
@@ -299,7 +299,7 @@ __device__ __forceinline__ void store_window_result(const SegmentsParams &p, uin
                                                     unsigned length,
                                                     const typename Op::Acc &v) {
   if (length & kInvalid) record_invalid(p.state, t);
-  store_result<Op>(p.output, t, v, !(length & kInvalid) && length > 0, p.with_value);
+  store_result<Op>(p, t, v, !(length & kInvalid) && length > 0);
 }
 
 /* The segments from s (at most `avail` of them, all this warp's) when the
