@@ -1,6 +1,7 @@
 /*
  * exp_log.h - the library's own exp and log: the same bits on the host
- * (C99 or later) and in CUDA device code.
+ * and in CUDA device code.  C99 or later; C++17 or later or GNU C++ (its
+ * constants are hexadecimal floating literals, exact by construction).
  *
  *   float  gr_expf(float x)    correctly rounded (to nearest, ties to even)
  *   float  gr_logf(float x)    correctly rounded (to nearest, ties to even)
@@ -83,8 +84,16 @@
 
 #if defined(__CUDACC__)
 #define GR_MATH_FN static __host__ __device__ inline
+/* The double-double paths, taken about once in 2^25 inputs, stay out of
+ * line, so that they do not grow every kernel that calls gr_expf or
+ * gr_logf. */
+#define GR_MATH_COLD_FN static __host__ __device__ __noinline__
+#elif defined(__GNUC__)
+#define GR_MATH_FN static inline
+#define GR_MATH_COLD_FN static __attribute__((noinline, cold))
 #else
 #define GR_MATH_FN static inline
+#define GR_MATH_COLD_FN static
 #endif
 
 /* The tables: host arrays, and under nvcc device arrays of the same
@@ -113,6 +122,12 @@ GR_MATH_FN double gr_math_from_bits(uint64_t u) {
   double x;
   memcpy(&x, &u, sizeof x);
   return x;
+}
+
+GR_MATH_FN uint32_t gr_math_float_bits(float x) {
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
 }
 
 GR_MATH_FN float gr_math_float_from_bits(uint32_t u) {
@@ -281,7 +296,7 @@ GR_MATH_FN double gr_exp(double x) {
  * could not decide: exp(x) as a double-double, relative error below
  * 2^-90 (the reduction with ln2/64 = L1 + L2 + L3, exp(r) as the
  * degree-11 Taylor polynomial, |r|^12/12! < 2^-118, in double-double). */
-GR_MATH_FN float gr_math_expf_accurate(double x) {
+GR_MATH_COLD_FN float gr_math_expf_accurate(double x) {
   const double *t = GR_MATH_TABLE(exp);
   double r, ph, pl, rh, rl, h = 1.0, l = 0.0, s, c;
   unsigned j;
@@ -299,6 +314,14 @@ GR_MATH_FN float gr_math_expf_accurate(double x) {
   gr_math_dd_mul(t[2 * j], t[2 * j + 1], h, l, &h, &l);
   double scale = gr_math_pow2(e); /* -151 <= e <= 129 */
   return gr_math_dd_to_float(h * scale, l * scale);
+}
+
+/* gr_expf's fast path, for -104 <= x <= 89: 1 and *f = e^x rounded when
+ * the rounding test decides; 0 on its hard cases. */
+GR_MATH_FN int gr_math_expf_fast(float x, float *f) {
+  int64_t e;
+  double y = gr_math_exp_scaled((double)x, &e);
+  return gr_math_round_to_float(y * gr_math_pow2(e), f); /* -151 <= e <= 129 */
 }
 
 /*
@@ -320,10 +343,8 @@ GR_MATH_FN float gr_expf(float x) {
   if (x != x) return gr_math_float_from_bits(GR_MATH_NANF_BITS);
   if (x > 89.0f) return (float)gr_math_from_bits(GR_MATH_INF_BITS);
   if (x < -104.0f) return 0.0f;
-  int64_t e;
-  double y = gr_math_exp_scaled((double)x, &e);
   float f;
-  if (gr_math_round_to_float(y * gr_math_pow2(e), &f)) return f; /* -151 <= e <= 129 */
+  if (gr_math_expf_fast(x, &f)) return f;
   return gr_math_expf_accurate((double)x);
 }
 
@@ -396,7 +417,7 @@ GR_MATH_FN double gr_log(double x) {
  * (log1p(r) as the degree-12 Taylor polynomial in double-double,
  * |r|^12/13 < 2^-99; the table's hi + lo and LN2_HI + LN2_LO within
  * 2^-95 of -log c_i and ln2). */
-GR_MATH_FN float gr_math_logf_accurate(double x) {
+GR_MATH_COLD_FN float gr_math_logf_accurate(double x) {
   double ed, rh, rl, h, l, ch, cl, ph, pl;
   const double *t = gr_math_log_reduce(x, &ed, &rh, &rl);
   gr_math_fast_two_sum(rh, rl, &rh, &rl);
@@ -413,6 +434,12 @@ GR_MATH_FN float gr_math_logf_accurate(double x) {
   gr_math_dd_add(ed * GR_MATH_LN2_HI + t[1], 0.0, ph, pl, &ph, &pl);
   gr_math_dd_add(ph, pl, h, l, &h, &l);
   return gr_math_dd_to_float(h, l);
+}
+
+/* gr_logf's fast path, for a positive finite x: 1 and *f = log(x)
+ * rounded when the rounding test decides; 0 on its hard cases. */
+GR_MATH_FN int gr_math_logf_fast(float x, float *f) {
+  return gr_math_round_to_float(gr_math_log_eval((double)x), f);
 }
 
 /*
@@ -436,9 +463,8 @@ GR_MATH_FN float gr_logf(float x) {
     return gr_math_float_from_bits(GR_MATH_NANF_BITS);
   }
   if (x - x != 0.0f) return x; /* +inf */
-  double y = gr_math_log_eval((double)x);
   float f;
-  if (gr_math_round_to_float(y, &f)) return f;
+  if (gr_math_logf_fast(x, &f)) return f;
   return gr_math_logf_accurate((double)x);
 }
 
