@@ -79,7 +79,8 @@
 #include "math/exp_log_tables.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
-#error "src/math/exp_log.h needs FLT_EVAL_METHOD == 0 (each operation rounded to its type; on i386 compile with -msse2 -mfpmath=sse)"
+/* i386's x87: compile with -msse2 -mfpmath=sse. */
+#error "src/math/exp_log.h needs FLT_EVAL_METHOD == 0: each operation rounded to its type"
 #endif
 
 #if defined(__CUDACC__)

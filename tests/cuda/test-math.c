@@ -56,7 +56,8 @@ static int floats(uint64_t first, uint64_t stride, uint64_t *count, float *x, fl
         int exp_differs = he != gr_math_float_bits(e[i]);
         printf("# %s(0x%08" PRIx32 " = %a): host 0x%08" PRIx32 ", device 0x%08" PRIx32 "\n",
                exp_differs ? "gr_expf" : "gr_logf", gr_math_float_bits(x[i]), (double)x[i],
-               exp_differs ? he : hl, exp_differs ? gr_math_float_bits(e[i]) : gr_math_float_bits(l[i]));
+               exp_differs ? he : hl,
+               exp_differs ? gr_math_float_bits(e[i]) : gr_math_float_bits(l[i]));
         return 1;
       }
     }

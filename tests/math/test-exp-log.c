@@ -37,8 +37,8 @@ typedef int (*mpfr_fn)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 /* gr's function at the float with bits u against MPFR's, bit for bit. */
 static void check_float(const char *name, float_fn gr, mpfr_fn ref, uint32_t u, mpfr_t tmp) {
   float x = gr_math_float_from_bits(u);
-  check_bits(mr_binary32(ref, x, tmp), gr_math_float_bits(gr(x)), "%s(0x%08" PRIx32 " = %a) against MPFR",
-             name, u, (double)x);
+  check_bits(mr_binary32(ref, x, tmp), gr_math_float_bits(gr(x)),
+             "%s(0x%08" PRIx32 " = %a) against MPFR", name, u, (double)x);
 }
 
 /* Both float functions at the bit patterns lo..hi. */
@@ -54,24 +54,35 @@ static void check_float_range(uint32_t lo, uint32_t hi, mpfr_t tmp) {
 
 static void float_specials(void **state) {
   (void)state;
-  check_bits(0x7fc00000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0x7fc00000u))), "gr_expf(qNaN) is the canonical qNaN");
-  check_bits(0x7fc00000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0x7f800001u))), "gr_expf(sNaN) is the canonical qNaN");
-  check_bits(0x7fc00000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0xffc00001u))), "gr_expf(-NaN with a payload) is the canonical qNaN");
-  check_bits(0x7f800000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0x7f800000u))), "gr_expf(+inf) = +inf");
-  check_bits(0x00000000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0xff800000u))), "gr_expf(-inf) = +0");
+  check_bits(0x7fc00000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0x7fc00000u))),
+             "gr_expf(qNaN) is the canonical qNaN");
+  check_bits(0x7fc00000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0x7f800001u))),
+             "gr_expf(sNaN) is the canonical qNaN");
+  check_bits(0x7fc00000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0xffc00001u))),
+             "gr_expf(-NaN with a payload) is the canonical qNaN");
+  check_bits(0x7f800000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0x7f800000u))),
+             "gr_expf(+inf) = +inf");
+  check_bits(0x00000000u, gr_math_float_bits(gr_expf(gr_math_float_from_bits(0xff800000u))),
+             "gr_expf(-inf) = +0");
   check_bits(0x3f800000u, gr_math_float_bits(gr_expf(0.0f)), "gr_expf(+0) = 1");
   check_bits(0x3f800000u, gr_math_float_bits(gr_expf(-0.0f)), "gr_expf(-0) = 1");
-  check_bits(0x7f800000u, gr_math_float_bits(gr_expf(FLT_MAX)), "gr_expf(FLT_MAX) overflows to +inf");
+  check_bits(0x7f800000u, gr_math_float_bits(gr_expf(FLT_MAX)),
+             "gr_expf(FLT_MAX) overflows to +inf");
   check_bits(0x00000000u, gr_math_float_bits(gr_expf(-FLT_MAX)), "gr_expf(-FLT_MAX) = +0");
-  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0x7fc00000u))), "gr_logf(qNaN) is the canonical qNaN");
-  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0xff800001u))), "gr_logf(-sNaN) is the canonical qNaN");
+  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0x7fc00000u))),
+             "gr_logf(qNaN) is the canonical qNaN");
+  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0xff800001u))),
+             "gr_logf(-sNaN) is the canonical qNaN");
   check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(-1.0f)), "gr_logf(-1) is the canonical qNaN");
-  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0x80000001u))), "gr_logf(-least subnormal) is the canonical qNaN");
-  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0xff800000u))), "gr_logf(-inf) is the canonical qNaN");
+  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0x80000001u))),
+             "gr_logf(-least subnormal) is the canonical qNaN");
+  check_bits(0x7fc00000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0xff800000u))),
+             "gr_logf(-inf) is the canonical qNaN");
   check_bits(0xff800000u, gr_math_float_bits(gr_logf(0.0f)), "gr_logf(+0) = -inf");
   check_bits(0xff800000u, gr_math_float_bits(gr_logf(-0.0f)), "gr_logf(-0) = -inf");
   check_bits(0x00000000u, gr_math_float_bits(gr_logf(1.0f)), "gr_logf(1) = +0");
-  check_bits(0x7f800000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0x7f800000u))), "gr_logf(+inf) = +inf");
+  check_bits(0x7f800000u, gr_math_float_bits(gr_logf(gr_math_float_from_bits(0x7f800000u))),
+             "gr_logf(+inf) = +inf");
 }
 
 /* The neighbourhoods (+-64 bit patterns) of every boundary of both
@@ -241,23 +252,34 @@ static void double_specials(void **state) {
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0.0)), "gr_exp(+0) = 1 exactly");
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(-0.0)), "gr_exp(-0) = 1 exactly");
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0x1p-1074)), "gr_exp(least subnormal) = 1");
-  check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(-0x1p-1074)), "gr_exp(-least subnormal) = 1");
-  check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0x1.fffffffffffffp-54)), "gr_exp(2^-53 - ulp) = 1");
+  check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(-0x1p-1074)),
+             "gr_exp(-least subnormal) = 1");
+  check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0x1.fffffffffffffp-54)),
+             "gr_exp(2^-53 - ulp) = 1");
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(-0x1p-54)), "gr_exp(-2^-54) = 1");
-  check_bits(0x3fefffffffffffffull, gr_math_bits(gr_exp(-0x1.0000000000001p-53)), "gr_exp(-2^-53 (1 + 2^-52)) = 1 - 2^-53");
-  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_exp(gr_math_from_bits(0x7ff0000000000001ull))), "gr_exp(sNaN) is the canonical qNaN");
-  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_exp(gr_math_from_bits(0xfff8000000000123ull))), "gr_exp(-NaN with a payload) is the canonical qNaN");
+  check_bits(0x3fefffffffffffffull, gr_math_bits(gr_exp(-0x1.0000000000001p-53)),
+             "gr_exp(-2^-53 (1 + 2^-52)) = 1 - 2^-53");
+  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_exp(gr_math_from_bits(0x7ff0000000000001ull))),
+             "gr_exp(sNaN) is the canonical qNaN");
+  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_exp(gr_math_from_bits(0xfff8000000000123ull))),
+             "gr_exp(-NaN with a payload) is the canonical qNaN");
   check_bits(0x7ff0000000000000ull, gr_math_bits(gr_exp(HUGE_VAL)), "gr_exp(+inf) = +inf");
   check_bits(0x0000000000000000ull, gr_math_bits(gr_exp(-HUGE_VAL)), "gr_exp(-inf) = +0");
-  check_bits(0x7ff0000000000000ull, gr_math_bits(gr_exp(0x1.62e42fefa39f0p+9)), "gr_exp(709.782712893384 + ulp) overflows");
+  check_bits(0x7ff0000000000000ull, gr_math_bits(gr_exp(0x1.62e42fefa39f0p+9)),
+             "gr_exp(709.782712893384 + ulp) overflows");
   check_true(gr_exp(0x1.62e42fefa39efp+9) <= DBL_MAX, "gr_exp(709.782712893384) is finite");
-  check_bits(0x0000000000000000ull, gr_math_bits(gr_exp(-0x1.74910d52d3052p+9)), "gr_exp(-745.1332191019412) rounds to +0");
-  check_bits(0x0000000000000001ull, gr_math_bits(gr_exp(-0x1.74910d52d3051p+9)), "gr_exp(-745.1332191019411) is the least subnormal");
+  check_bits(0x0000000000000000ull, gr_math_bits(gr_exp(-0x1.74910d52d3052p+9)),
+             "gr_exp(-745.1332191019412) rounds to +0");
+  check_bits(0x0000000000000001ull, gr_math_bits(gr_exp(-0x1.74910d52d3051p+9)),
+             "gr_exp(-745.1332191019411) is the least subnormal");
   check_bits(0x0000000000000000ull, gr_math_bits(gr_exp(-746.0)), "gr_exp(-746) = +0");
-  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_log(gr_math_from_bits(0x7ff0000000000001ull))), "gr_log(sNaN) is the canonical qNaN");
+  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_log(gr_math_from_bits(0x7ff0000000000001ull))),
+             "gr_log(sNaN) is the canonical qNaN");
   check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_log(-1.0)), "gr_log(-1) is the canonical qNaN");
-  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_log(-0x1p-1074)), "gr_log(-least subnormal) is the canonical qNaN");
-  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_log(-HUGE_VAL)), "gr_log(-inf) is the canonical qNaN");
+  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_log(-0x1p-1074)),
+             "gr_log(-least subnormal) is the canonical qNaN");
+  check_bits(GR_MATH_NAN_BITS, gr_math_bits(gr_log(-HUGE_VAL)),
+             "gr_log(-inf) is the canonical qNaN");
   check_bits(0xfff0000000000000ull, gr_math_bits(gr_log(0.0)), "gr_log(+0) = -inf");
   check_bits(0xfff0000000000000ull, gr_math_bits(gr_log(-0.0)), "gr_log(-0) = -inf");
   check_bits(0x0000000000000000ull, gr_math_bits(gr_log(1.0)), "gr_log(1) = +0");
@@ -310,10 +332,14 @@ static void double_log(void **state) {
     check_ulps("gr_log", gr_log, mpfr_log, 0.5 + 1.5 * tu_unit(&r), LOG_BOUND, &st);
   for (int k = 0; k < 64; k++) { /* the edges of the range and of 1 */
     check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(1 + (uint64_t)k), LOG_BOUND, &st);
-    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x7fefffffffffffffull - (uint64_t)k), LOG_BOUND, &st);
-    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x3ff0000000000000ull + (uint64_t)k), LOG_BOUND, &st);
-    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x3ff0000000000000ull - (uint64_t)k), LOG_BOUND, &st);
-    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x0010000000000000ull - (uint64_t)k), LOG_BOUND, &st);
+    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x7fefffffffffffffull - (uint64_t)k),
+               LOG_BOUND, &st);
+    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x3ff0000000000000ull + (uint64_t)k),
+               LOG_BOUND, &st);
+    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x3ff0000000000000ull - (uint64_t)k),
+               LOG_BOUND, &st);
+    check_ulps("gr_log", gr_log, mpfr_log, gr_math_from_bits(0x0010000000000000ull - (uint64_t)k),
+               LOG_BOUND, &st);
   }
   printf("# gr_log: at most %.4f ulp (at %a) over %" PRIu64 " inputs\n", st.max, st.at, st.n);
 }
