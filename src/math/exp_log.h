@@ -11,8 +11,8 @@
  *
  * Header-only, the bottom layer of src/ (it includes nothing from src/ but
  * its own tables, exp_log_tables.h).  In C the functions are static
- * inline; under nvcc (__CUDACC__) they are __host__ __device__, callable
- * from host code and from kernels.  The tables are defined twice, as host
+ * inline; under nvcc (__CUDACC__) they are __host__ __device__ inline,
+ * callable from host code and from kernels.  The tables are defined twice, as host
  * arrays and, under nvcc, as __device__ arrays (in global memory, read
  * through the L1 cache: lanes of a warp read different entries); each
  * function picks its copy with __CUDA_ARCH__.
@@ -84,24 +84,32 @@
 #error "src/math/exp_log.h needs FLT_EVAL_METHOD == 0: each operation rounded to its type"
 #endif
 
+/* Under nvcc the functions are inline, not static: nvcc names a static
+ * function it leaves out of line after a hash of the source's path, which
+ * would tie the objects to the build directory (tests/dist/
+ * reproducible.sh).  The device tables stay static (nvcc without -rdc
+ * wants __device__ variables internal), one copy per translation unit. */
 #if defined(__CUDACC__)
-#define GR_MATH_FN static __host__ __device__ inline
+#define GR_MATH_FN __host__ __device__ inline
 /* The double-double paths, taken by 54 of the 2^33 float inputs, stay
  * out of line, so that they do not grow every kernel that calls gr_expf
  * or gr_logf. */
-#define GR_MATH_COLD_FN static __host__ __device__ __noinline__
+#define GR_MATH_COLD_FN __host__ __device__ __noinline__ inline
+#define GR_MATH_TABLE_DEF inline
 #elif defined(__GNUC__)
 #define GR_MATH_FN static inline
 #define GR_MATH_COLD_FN static __attribute__((noinline, cold))
+#define GR_MATH_TABLE_DEF static
 #else
 #define GR_MATH_FN static inline
 #define GR_MATH_COLD_FN static
+#define GR_MATH_TABLE_DEF static
 #endif
 
 /* The tables: host arrays, and under nvcc device arrays of the same
  * values; GR_MATH_TABLE(name) is the one the code being compiled reads. */
-static const double gr_math_exp_table_host[128] = GR_MATH_EXP_TABLE;
-static const double gr_math_log_table_host[3 * 129] = GR_MATH_LOG_TABLE;
+GR_MATH_TABLE_DEF const double gr_math_exp_table_host[128] = GR_MATH_EXP_TABLE;
+GR_MATH_TABLE_DEF const double gr_math_log_table_host[3 * 129] = GR_MATH_LOG_TABLE;
 #if defined(__CUDACC__)
 static __device__ const double gr_math_exp_table_device[128] = GR_MATH_EXP_TABLE;
 static __device__ const double gr_math_log_table_device[3 * 129] = GR_MATH_LOG_TABLE;
