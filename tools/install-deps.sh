@@ -1,9 +1,11 @@
 #!/bin/sh
 # install-deps.sh - install what building and testing gpureduce needs,
 # besides the CUDA toolkit: autoconf automake libtool pkg-config
-# libcmocka-dev libmpfr-dev make gcc g++, and Open MPI (libopenmpi-dev, openmpi-bin)
-# for libgpureduce_mpi and its tests (optional to configure, which builds
-# it when it finds MPI; CI installs it so that it is built and tested).
+# libcmocka-dev libmpfr-dev make gcc g++, and Open MPI (libopenmpi-dev,
+# openmpi-bin) for libgpureduce_mpi and its tests (optional to configure,
+# which builds it when it finds MPI; CI installs it so that it is built
+# and tested).  MPFR (libmpfr-dev) is the reference of the exp and log
+# tests, which skip without it.
 #
 # Usage: tools/install-deps.sh [--dry-run]
 #
