@@ -151,10 +151,11 @@ GR_MATH_FN double gr_math_pow2(int64_t e) {
   return gr_math_from_bits((uint64_t)(e + 1023) << 52);
 }
 
-/* The canonical quiet NaNs every function returns for a NaN result: the
- * same bits on every platform (a NaN input's payload is not kept). */
-#define GR_MATH_NANF_BITS 0x7fc00000u
-#define GR_MATH_NAN_BITS 0x7ff8000000000000ull
+/* The canonical quiet NaNs of gpureduce.h (sign clear, all fraction bits
+ * set), which every function returns for a NaN result: the same bits on
+ * every platform, whatever the payload of a NaN input. */
+#define GR_MATH_NANF_BITS 0x7fffffffu
+#define GR_MATH_NAN_BITS 0x7fffffffffffffffull
 #define GR_MATH_INF_BITS 0x7ff0000000000000ull
 
 /* ---- double-double arithmetic (the correctly rounding paths) -------------- */
@@ -282,7 +283,7 @@ GR_MATH_FN double gr_math_exp_scaled(double x, int64_t *e) {
  *   normal result is below 2^-52.9.
  *   Exact: gr_exp(+-0) == 1; for |x| < 2^-53 the result is 1 (x = -0,
  *   subnormals included), as the correctly rounded e^x is.
- *   Special cases: NaN -> the canonical quiet NaN (0x7ff8...); +inf and
+ *   Special cases: NaN -> the canonical quiet NaN (0x7fff...); +inf and
  *   x >= 709.79 -> +inf (e^x overflows from 709.782712893384); -inf and
  *   x <= -746 -> +0 (e^x < 2^-1075 from -745.1332191019412); in between,
  *   subnormals.
@@ -339,7 +340,7 @@ GR_MATH_FN int gr_math_expf_fast(float x, float *f) {
  * float x (all 2^32 checked against MPFR by make check-exhaustive).
  *   Method: gr_exp's evaluation at x, rounded to float when the rounding
  *   test (gr_math_round_to_float) decides, else gr_math_expf_accurate.
- *   Special cases: NaN -> the canonical quiet NaN (0x7fc00000); +inf and
+ *   Special cases: NaN -> the canonical quiet NaN (0x7fffffff); +inf and
  *   x > 89 -> +inf (e^x overflows from 0x1.62e430p+6 = 88.7228394);
  *   -inf and x < -104 -> +0 (e^x rounds to +0 below -103.972084);
  *   subnormal results correctly rounded; gr_expf(+-0) == 1.
@@ -407,7 +408,7 @@ GR_MATH_FN double gr_math_log_eval(double x) {
  *   2^-52.9.
  *   Exact: gr_log(1) == +0.
  *   Special cases: NaN and x < 0 (-inf included) -> the canonical quiet
- *   NaN (0x7ff8...); +-0 -> -inf; +inf -> +inf.
+ *   NaN (0x7fff...); +-0 -> -inf; +inf -> +inf.
  *   Cost of a call (positive finite x): 11 FP64 multiplications, 19 FP64
  *   additions, 1 integer-to-double conversion, 3 table loads (24 bytes of
  *   one 3 KiB table), integer operations on the bits; 1 multiplication
@@ -460,7 +461,7 @@ GR_MATH_FN int gr_math_logf_fast(float x, float *f) {
  *   double), rounded to float when the rounding test decides, else
  *   gr_math_logf_accurate.
  *   Special cases: NaN and x < 0 (-inf included) -> the canonical quiet
- *   NaN (0x7fc00000); +-0 -> -inf; +inf -> +inf; gr_logf(1) == +0.
+ *   NaN (0x7fffffff); +-0 -> -inf; +inf -> +inf; gr_logf(1) == +0.
  *   Cost (positive finite x): 12 FP64 multiplications, 21 FP64
  *   additions, 1 float-to-double, 1 integer-to-double and 2
  *   double-to-float conversions, 3 table loads (24 bytes), integer

@@ -38,7 +38,8 @@ static inline void mr_binary32_end(struct mr_saved s) {
 
 /* MPFR's function f at the float x, correctly rounded to nearest (ties to
  * even) to binary32, as float bits; tmp is a 24-bit mpfr_t of the
- * caller's.  Within mr_binary32_begin/end. */
+ * caller's.  Within mr_binary32_begin/end.  A NaN result is gpureduce.h's
+ * canonical quiet NaN, 0x7fffffff. */
 static inline uint32_t mr_binary32(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), float x,
                                    mpfr_t tmp) {
   mpfr_t in;
@@ -50,8 +51,8 @@ static inline uint32_t mr_binary32(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), 
   mpfr_clear(in);
   uint32_t u;
   memcpy(&u, &y, sizeof u);
-  /* NaN: MPFR has one; compare as the canonical quiet NaN */
-  if (y != y) u = 0x7fc00000u;
+  /* NaN: MPFR has one; gpureduce.h's canonical quiet NaN is 0x7fffffff */
+  if (y != y) u = 0x7fffffffu;
   return u;
 }
 
