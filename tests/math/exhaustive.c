@@ -12,11 +12,12 @@
  *     mpfr_log at 24 bits, per input;
  *   - log of the 254 x 2^23 positive normal floats x = 2^e m: MPFR's
  *     log(m) at 160 bits, once per m, plus e ln2 (160 bits), rounded to
- *     24 bits when the sum's error (below 2^-127 relative) cannot change
- *     the rounding, which is always but where log(x) lies within 2^-120
- *     of a float midpoint; there mpfr_log at 24 bits decides ("reference
- *     fallbacks" at the end; log(x) is never a midpoint).  MPFR's log
- *     costs 1 us; this makes the 2^31 logs five times as fast.
+ *     24 bits when the sum's error (below 2^-150, 2^-126 relative)
+ *     cannot change the rounding, which is always but where log(x) lies
+ *     within 2^-120 of a float midpoint; there mpfr_log at 24 bits
+ *     decides ("reference fallbacks" at the end; log(x) is never a
+ *     midpoint).  MPFR's log at 24 bits costs about 1 us here, the sum a
+ *     few times less.
  * Work is shared by the threads in items (a block of 2^20 patterns, or
  * 2^13 mantissas with all their exponents).  The program prints its
  * progress every 1/16 of the items, every mismatch (the input, MPFR's
