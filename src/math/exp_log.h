@@ -281,8 +281,10 @@ GR_MATH_FN double gr_math_exp_scaled(double x, int64_t *e) {
  *   for subnormal results (x < -708.39: the value, rounded to double, is
  *   rounded once more to the subnormal grid).  The relative error of a
  *   normal result is below 2^-52.9.
- *   Exact: gr_exp(+-0) == 1; for |x| < 2^-53 the result is 1 (x = -0,
- *   subnormals included), as the correctly rounded e^x is.
+ *   Exact: gr_exp(+-0) == 1.  gr_exp(x) == 1 for -2^-54 <= x <= 2^-53
+ *   (subnormals included), the correctly rounded e^x but at x = 2^-53,
+ *   where e^x = 1 + 2^-53 + 2^-107 rounds to 1 + 2^-52 (gr_exp is
+ *   0.5 + 2^-55 ulp off there).
  *   Special cases: NaN -> the canonical quiet NaN (0x7fff...); +inf and
  *   x >= 709.79 -> +inf (e^x overflows from 709.782712893384); -inf and
  *   x <= -746 -> +0 (e^x < 2^-1075 from -745.1332191019412); in between,
