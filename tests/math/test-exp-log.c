@@ -257,6 +257,10 @@ static void double_specials(void **state) {
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0x1.fffffffffffffp-54)),
              "gr_exp(2^-53 - ulp) = 1");
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(-0x1p-54)), "gr_exp(-2^-54) = 1");
+  check_bits(0x3fefffffffffffffull, gr_math_bits(gr_exp(-0x1.8p-54)),
+             "gr_exp(-1.5 2^-54) = 1 - 2^-53");
+  check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0x1p-53)),
+             "gr_exp(2^-53) = 1, as exp_log.h says (e^x rounds to 1 + 2^-52)");
   check_bits(0x3fefffffffffffffull, gr_math_bits(gr_exp(-0x1.0000000000001p-53)),
              "gr_exp(-2^-53 (1 + 2^-52)) = 1 - 2^-53");
   check_bits(0x7fffffffffffffffull, gr_math_bits(gr_exp(gr_math_from_bits(0x7ff0000000000001ull))),
