@@ -1,9 +1,11 @@
 #!/bin/sh
 # install-deps.sh - install what building and testing gpureduce needs,
 # besides the CUDA toolkit: autoconf automake libtool pkg-config
-# libcmocka-dev make gcc g++, and Open MPI (libopenmpi-dev, openmpi-bin)
-# for libgpureduce_mpi and its tests (optional to configure, which builds
-# it when it finds MPI; CI installs it so that it is built and tested).
+# libcmocka-dev libmpfr-dev make gcc g++, and Open MPI (libopenmpi-dev,
+# openmpi-bin) for libgpureduce_mpi and its tests (optional to configure,
+# which builds it when it finds MPI; CI installs it so that it is built
+# and tested).  MPFR (libmpfr-dev) is the reference of the exp and log
+# tests, which skip without it.
 #
 # Usage: tools/install-deps.sh [--dry-run]
 #
@@ -20,7 +22,7 @@
 #
 # Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
 
-PACKAGES="autoconf automake libtool pkg-config libcmocka-dev make gcc g++ libopenmpi-dev openmpi-bin"
+PACKAGES="autoconf automake libtool pkg-config libcmocka-dev libmpfr-dev make gcc g++ libopenmpi-dev openmpi-bin"
 
 dry_run=no
 for arg
@@ -104,7 +106,7 @@ fi
 test -n "$missing" && say "missing programs:$missing"
 test "$cmocka" = no && say "cmocka not found by pkg-config (optional: without it make check skips the cmocka tests)"
 say "this is not Debian or Ubuntu (no apt-get); install these yourself, e.g."
-say "  Fedora, RHEL:  dnf install autoconf automake libtool pkgconf-pkg-config libcmocka-devel make gcc gcc-c++ openmpi-devel"
-say "  openSUSE:      zypper install autoconf automake libtool pkg-config cmocka-devel make gcc gcc-c++ openmpi4-devel"
-say "  Arch:          pacman -S autoconf automake libtool pkgconf cmocka make gcc openmpi"
+say "  Fedora, RHEL:  dnf install autoconf automake libtool pkgconf-pkg-config libcmocka-devel mpfr-devel make gcc gcc-c++ openmpi-devel"
+say "  openSUSE:      zypper install autoconf automake libtool pkg-config cmocka-devel mpfr-devel make gcc gcc-c++ openmpi4-devel"
+say "  Arch:          pacman -S autoconf automake libtool pkgconf cmocka mpfr make gcc openmpi"
 test -z "$missing"
