@@ -86,10 +86,10 @@ static void random_vectors(void **state) {
     for (size_t i = 0; i < sizes[k]; ++i) v[i] = 1400 * tu_unit(&r) - 700;
     against_mpfr(GPUREDUCE_F64, v, sizes[k], "values U(-700, 700)");
   }
-  /* f16 and bf16: steps of 1/64 in [-8, 8), exact in both */
-  for (size_t i = 0; i < 50000; ++i) v[i] = (double)((int)tu_below(&r, 1024) - 512) / 64;
-  against_mpfr(GPUREDUCE_F16, v, 50000, "multiples of 1/64 in [-8, 8)");
-  against_mpfr(GPUREDUCE_BF16, v, 50000, "multiples of 1/64 in [-8, 8)");
+  /* f16 and bf16: steps of 1/16 in [-8, 8), 8 bits at most, exact in both */
+  for (size_t i = 0; i < 50000; ++i) v[i] = (double)((int)tu_below(&r, 256) - 128) / 16;
+  against_mpfr(GPUREDUCE_F16, v, 50000, "multiples of 1/16 in [-8, 8)");
+  against_mpfr(GPUREDUCE_BF16, v, 50000, "multiples of 1/16 in [-8, 8)");
   free(v);
 }
 
