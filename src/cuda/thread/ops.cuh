@@ -392,12 +392,7 @@ struct alignas(16) IndexWithValue {
 
 /* x's bytes, zero-extended to 64 bits (IndexWithValue::value). */
 template <class X> __device__ __forceinline__ uint64_t low_bytes_of(X x) {
-  using Bits = typename std::conditional<
-      sizeof(X) == 1, uint8_t,
-      typename std::conditional<sizeof(X) == 2, uint16_t,
-                                typename std::conditional<sizeof(X) == 4, uint32_t,
-                                                          uint64_t>::type>::type>::type;
-  Bits b;
+  UnsignedOf<sizeof(X)> b;
   memcpy(&b, &x, sizeof b);
   return (uint64_t)b;
 }
