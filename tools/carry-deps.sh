@@ -1,6 +1,6 @@
 #!/bin/sh
 # carry-deps.sh - put in .dist/ what the GPU machine lacks and cannot
-# install (../shared/GPU.md): cmocka and Open MPI, Debian's packages
+# install (../shared/GPU.md): cmocka, MPFR and Open MPI, Debian's packages
 # fetched with apt-get download and unpacked with dpkg -x, and
 # .dist/mpi-env.sh, which points PATH, LD_LIBRARY_PATH, OPAL_PREFIX,
 # PMIX_INSTALL_PREFIX, MPI_CFLAGS and MPI_LIBS there.
@@ -12,6 +12,9 @@
 #
 #   .dist/cmocka/    libcmocka0 and libcmocka-dev (tools/gpu-check.sh
 #                    points configure at it)
+#   .dist/mpfr/      libmpfr6, libmpfr-dev, libgmp10 and libgmp-dev, the
+#                    reference of the exp and log tests (tools/gpu-check.sh
+#                    points configure at it)
 #   .dist/mpi/       openmpi-bin, libopenmpi3, libopenmpi-dev and the
 #                    libraries they load, without documentation, Fortran
 #                    and OpenSHMEM (about 26 MB)
@@ -21,7 +24,8 @@
 #
 # MPI_LIBS carries no -rpath: tests/mpi/test-mpi.sh fails an installed
 # libgpureduce_mpi whose RUNPATH names any directory but its libdir, and
-# LD_LIBRARY_PATH finds the carried libraries.  --no-mpi: cmocka only.
+# LD_LIBRARY_PATH finds the carried libraries.  --no-mpi: cmocka and MPFR
+# only.
 #
 # Exit status: 0 when done, 1 when a download or unpack failed, 2 for a
 # bad argument.
@@ -59,6 +63,9 @@ unpack ()
 mkdir -p .dist || exit 1
 unpack .dist/cmocka libcmocka0 libcmocka-dev || exit 1
 say "made .dist/cmocka"
+unpack .dist/mpfr libmpfr6 libmpfr-dev libgmp10 libgmp-dev || exit 1
+rm -rf .dist/mpfr/usr/share
+say "made .dist/mpfr"
 test "$mpi" = yes || exit 0
 
 # Debian 12's Open MPI 4.1 and what its libraries and components load,

@@ -95,13 +95,19 @@ if test -f "$cmocka_root/include/cmocka.h" && ! pkg-config --exists cmocka 2>/de
   cmocka_args="CMOCKA_CFLAGS=-I$cmocka_root/include"
   cmocka_libs="-L$cmocka_lib -Wl,-rpath,$cmocka_lib -lcmocka"
 fi
+mpfr_root=$start_dir/.dist/mpfr/usr
+set --
+if test -f "$mpfr_root/include/mpfr.h" && ! pkg-config --exists mpfr 2>/dev/null; then
+  mpfr_lib=`dirname "\`ls "$mpfr_root"/lib/*/libmpfr.so | head -n 1\`"`
+  set -- "MPFR_CFLAGS=-I$mpfr_root/include -I$mpfr_root/include/x86_64-linux-gnu" \
+    "MPFR_LIBS=-L$mpfr_lib -Wl,-rpath,$mpfr_lib -lmpfr -lgmp"
+fi
+if test -n "$cmocka_args"; then
+  set -- "$@" "$cmocka_args" "CMOCKA_LIBS=$cmocka_libs"
+fi
 if step unpack tar xzf "$tarball" && cd "$build"; then
   # shellcheck disable=SC2086
-  if test -n "$cmocka_args"; then
-    step configure ./configure ${GPU_CHECK_CONFIGURE-} "$cmocka_args" "CMOCKA_LIBS=$cmocka_libs"
-  else
-    step configure ./configure ${GPU_CHECK_CONFIGURE-}
-  fi
+  step configure ./configure ${GPU_CHECK_CONFIGURE-} "$@"
   if test -f Makefile; then
     step make make -j"$jobs"
     step check make -j"$jobs" check
