@@ -273,7 +273,7 @@ GR_MOMENT_OPS(double, sqrt, fabs)
 /* LOGSUMEXP, the twin of cuda/thread/ops.cuh's LogSumExp (doc/ORDER.md
  * states it): the running maximum m in A, the sum s of exp(x - m) in
  * double; gr_exp and gr_log are the library's own (math/exp_log.h), the
- * same bits as on CUDA.  The result: m + log(s) rounded once to A, or
+ * same bits as on CUDA.  The result: m where s is 1, else m + log(s) rounded once to A, or
  * with GPUREDUCE_SOFTMAX_STATS {m, s rounded to A}. */
 typedef struct { float m; double s; } lse_float;
 typedef struct { double m; double s; } lse_double;
@@ -292,7 +292,7 @@ typedef struct { double max, sum; } lse_stats_double;
   }                                                                                      \
   static inline A lse_fin_##A(lse_##A a) {                                               \
     if (a.m != a.m) return canon_##A(a.m);                                               \
-    if (isinf(a.m)) return a.m;                                                          \
+    if (isinf(a.m) || a.s == 1.0) return a.m; /* -0 + L(1) would be +0 */                \
     return (A)((double)a.m + gr_log(a.s));                                               \
   }                                                                                      \
   static inline lse_stats_##A lse_stats_of_##A(lse_##A a) {                              \

@@ -488,7 +488,7 @@ static int lse_answer(const void *x, size_t n, gpureduce_type_t type, unsigned f
     return 0;
   }
   double r;
-  if (a.m != a.m || isinf(a.m)) r = a.m;
+  if (a.m != a.m || isinf(a.m) || a.s == 1) r = a.m; /* one element x: x, -0 too */
   else r = add_d(a.m, gr_log(a.s));
   out->bits = lse_bits(dbl, r);
   long double big = -INFINITY, sum = 0;

@@ -130,7 +130,7 @@ __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkDa
   memcpy(e, &c.raw, sizeof e);
 #pragma unroll
   for (int j = 0; j < V; ++j)
-    if (j < c.count) acc = Op::combine(acc, Op::lift(e[j], e0 + j));
+    if (j < c.count) acc = fold_element<Op>(acc, e[j], e0 + j);
 }
 
 /* Rule 4's levels 4G, 2G and G for the eight lanes t + G*j (j = 0..7) one

@@ -334,7 +334,7 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
   } else {
     return fold_edge<Acc, In, GR_CHUNK_BYTES / sizeof(In), kEdgeChunks<In>>(
         Op::identity(), n, tile, [&](uint64_t i) { return x[i]; },
-        [](const Acc &acc, const In &e, uint64_t i) { return Op::combine(acc, Op::lift(e, i)); });
+        [](const Acc &acc, const In &e, uint64_t i) { return fold_element<Op>(acc, e, i); });
   }
 }
 
@@ -508,8 +508,8 @@ __device__ __forceinline__ typename Op::Acc lane_edge_realigned(const typename O
     acc = L::finish(st, first);
     if (head_lane) acc = drop_head_copy<Op>(acc, first);
   }
-  if (head) acc = Op::combine(acc, Op::lift(h, t));
-  if (spill) acc = Op::combine(acc, Op::lift(s, after + t - skew));
+  if (head) acc = fold_element<Op>(acc, h, t);
+  if (spill) acc = fold_element<Op>(acc, s, after + t - skew);
   return acc;
 }
 

@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
 #pragma unroll
       for (int j = 0; j < V; ++j) {
         if (j >= d[r].count) break;
-        acc = Op::combine(acc, Op::lift(e[j], j & mask));
+        acc = fold_element<Op>(acc, e[j], j & mask);
         if ((j & mask) == mask) {
           store_result<Op>(p, first + j / (mask + 1), acc, 1);
           acc = Op::identity();

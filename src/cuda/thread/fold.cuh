@@ -58,7 +58,7 @@ __device__ __forceinline__ void fold_chunk(typename Op::Acc &acc, const uint4 &v
   In e[V];
   memcpy(e, &v, sizeof e);
 #pragma unroll
-  for (int j = 0; j < V; ++j) acc = Op::combine(acc, Op::lift(e[j], first + j));
+  for (int j = 0; j < V; ++j) acc = fold_element<Op>(acc, e[j], first + j);
 }
 
 /* Does Op fold element number C of a lane by Op::fold_nth<C> (MEAN_VAR,

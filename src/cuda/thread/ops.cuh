@@ -673,11 +673,14 @@ template <class W> struct LseAcc {
  *              the differences taken in double ((double)m - (double)M),
  *              each operation rounded once, the left term first
  *   identity   = (-inf, 0)
- *   finish     a NaN m: the canonical NaN; m = -inf or +inf: m; else
- *              m + L(s) in double, rounded once to W.
+ *   finish     a NaN m: the canonical NaN; m = -inf or +inf: m; s == 1:
+ *              m (one element x gives x, -0 included); else m + L(s) in
+ *              double, rounded once to W.
  *   stats      GPUREDUCE_SOFTMAX_STATS: {m, s rounded to W}, {NaN, NaN}
  *              for a NaN m.
- * The fold of an element is combine(acc, lift(x)) (SequentialLane).
+ * The fold of an element is combine(acc, lift(x)) (SequentialLane), which
+ * fold_one writes with one E: of the two sides only the one below the new
+ * maximum is scaled.
  */
 template <gpureduce_type_t T> struct LogSumExp {
   using E = Elem<T>;
@@ -702,9 +705,26 @@ template <gpureduce_type_t T> struct LogSumExp {
     const W M = fmax(a.m, b.m); /* no NaN here; +0 above -0, as MinMax relies on */
     return Acc{M, __dadd_rn(scaled(a.m, a.s, M), scaled(b.m, b.s, M))};
   }
+  /* combine(a, lift(x)), the same bits with one E where combine's two
+   * sides would each evaluate one:
+   *   x > m:  (x, s E(m - x) + 1)
+   *   x == m: (max(m, x), s + 1)   (E(0) == 1; max puts +0 above -0)
+   *   x < m:  (m, s + E(x - m))
+   * combine's other term is s or 1 unscaled, and 1 E(d) == E(d). */
+  __device__ static Acc fold_one(const Acc &a, In in) {
+    const W x = E::widen(in);
+    if (is_nan(a.m) || is_nan(x)) return Acc{canonical(W(NAN)), canonical(double(NAN))};
+    const bool up = x > a.m;
+    /* d = 0 where x == m: no inf - inf */
+    const double d = x == a.m ? 0.0
+                     : up     ? __dsub_rn((double)a.m, (double)x)
+                              : __dsub_rn((double)x, (double)a.m);
+    const double e = gr_exp(d);
+    return up ? Acc{x, __dadd_rn(__dmul_rn(a.s, e), 1.0)} : Acc{fmax(a.m, x), __dadd_rn(a.s, e)};
+  }
   __device__ static Out finish(const Acc &a) {
     if (is_nan(a.m)) return canonical(a.m);
-    if (isinf(a.m)) return a.m;
+    if (isinf(a.m) || a.s == 1.0) return a.m; /* m + L(1) == m, but -0 + 0 is +0 */
     return (W)__dadd_rn((double)a.m, gr_log(a.s));
   }
   __device__ static Out empty() { return (W)-INFINITY; }
@@ -735,6 +755,23 @@ template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_AMAX, F64> { u
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_LOGSUMEXP, F64> {
   using type = typename std::conditional<Elem<T>::is_float, LogSumExp<T>, Amax<T>>::type;
 };
+/* combine(acc, lift(x)): the fold of one element x of index i, as rule 3
+ * of doc/ORDER.md states it, or Op::fold_one where Op has one (the same
+ * bits at less cost: LogSumExp). */
+template <class Op, class = void> struct HasFoldOne : std::false_type {};
+template <class Op>
+struct HasFoldOne<Op, std::void_t<decltype(Op::fold_one(Op::identity(), typename Op::In{}))>>
+    : std::true_type {};
+template <class Op>
+__device__ __forceinline__ typename Op::Acc fold_element(const typename Op::Acc &acc,
+                                                         typename Op::In x, uint64_t i) {
+  if constexpr (HasFoldOne<Op>::value) {
+    return Op::fold_one(acc, x);
+  } else {
+    return Op::combine(acc, Op::lift(x, i));
+  }
+}
+
 /* GPUREDUCE_WITH_VALUE is a run-time flag of ArgMinMax's kernels
  * (finish_with_value); the dot product's operation is Dot, a family of
  * its own in the one list of instantiate/instantiate.cuh. */
