@@ -51,9 +51,20 @@ static void *host_calloc(size_t bytes, const char *what) {
   return p;
 }
 
-/* The operations CUB computes: all but nrm2 and mean_var. */
+/* The operations with a CUB call here (cub_call, seg_call); NRM2 (cuBLAS
+ * where it has one), MEAN_VAR, AMAX and LOGSUMEXP have none. */
 static int cub_has_op(gpureduce_op_t op) {
-  return op != GPUREDUCE_NRM2 && op != GPUREDUCE_MEAN_VAR;
+  switch (op) {
+    case GPUREDUCE_SUM:
+    case GPUREDUCE_PROD:
+    case GPUREDUCE_SUM_ABS:
+    case GPUREDUCE_SUM_SQUARES:
+    case GPUREDUCE_MIN:
+    case GPUREDUCE_MAX:
+    case GPUREDUCE_ARGMIN:
+    case GPUREDUCE_ARGMAX: return 1;
+    default: return 0;
+  }
 }
 
 static int is_arg(gpureduce_op_t op) { return op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX; }
@@ -159,7 +170,7 @@ cudaError_t cub_call(gpureduce_op_t op, void *temp, size_t &bytes, const void *i
       return cub::DeviceReduce::ArgMin(temp, bytes, in, val_out, idx_out, (int64_t)n, 0);
     case GPUREDUCE_ARGMAX:
       return cub::DeviceReduce::ArgMax(temp, bytes, in, val_out, idx_out, (int64_t)n, 0);
-    default: break; /* nrm2, mean_var: no CUB call (cub_has_op) */
+    default: break; /* no CUB call (cub_has_op) */
   }
   return cudaErrorInvalidValue;
 }

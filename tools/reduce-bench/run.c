@@ -65,10 +65,11 @@ void close_run(struct run *run) {
 
 /* ---- the report's lines -------------------------------------------------------- */
 
-/* A line into lines[*count] (room for max), unless it is there already. */
-static void add_line(char (*lines)[200], int *count, int max, const char *fmt, va_list ap) {
-  char line[200];
-  vsnprintf(line, sizeof line, fmt, ap);
+/* A line into lines[*count] (room for max), unless it is there already; one
+ * too long for RUN_LINE is cut, its newline kept. */
+static void add_line(char (*lines)[RUN_LINE], int *count, int max, const char *fmt, va_list ap) {
+  char line[RUN_LINE];
+  if (vsnprintf(line, sizeof line, fmt, ap) >= (int)sizeof line) line[sizeof line - 2] = '\n';
   for (int i = 0; i < *count; ++i)
     if (strcmp(lines[i], line) == 0) return;
   if (*count < max) memcpy(lines[(*count)++], line, sizeof line);

@@ -21,6 +21,7 @@ struct options;
 struct verdict;
 
 #define MAX_LINES 12
+#define RUN_LINE 400 /* bytes of one head, note or summary line */
 
 struct run {
   const struct options *opt;
@@ -30,9 +31,9 @@ struct run {
   struct clock_src ck;
   double limit_gbs; /* 0: not measured */
   unsigned limit_grid;
-  char head[MAX_LINES][200]; /* lines under the device line */
-  char notes[MAX_LINES][200];
-  char summary[2][200]; /* largest step, check verdict */
+  char head[MAX_LINES][RUN_LINE]; /* lines under the device line */
+  char notes[MAX_LINES][RUN_LINE];
+  char summary[2][RUN_LINE]; /* largest step, check verdict */
   int nhead, nnotes, nsummary;
   int wrong;
 };
