@@ -355,11 +355,12 @@ class Bench:
             lo, hi = int(lo), int(hi or lo)
             n = 2 * total // max(1, lo + hi) + 16
             ls = torch.randint(lo, hi + 1, (n,), generator=g, dtype=torch.int64)
-        elif kind == "zipf":
-            a = float(arg)
+        elif kind == "zipf":  # zipf:S[:MAX], P(k) ~ k^-S on 1..MAX (default: the total)
+            a, _, cap = arg.partition(":")
+            a, cap = float(a), int(cap or total)
             n = total
             u = torch.rand(n, generator=g, dtype=torch.float64)
-            ls = torch.clamp((1 - u).pow(-1.0 / (a - 1.0)).floor(), 1, total).to(torch.int64)
+            ls = torch.clamp((1 - u).pow(-1.0 / (a - 1.0)).floor(), 1, cap).to(torch.int64)
         elif kind == "half-in-one":
             rest = torch.randint(1, 17, (total // 8,), generator=g, dtype=torch.int64)
             ls = torch.cat([torch.tensor([total // 2]), rest])
@@ -377,7 +378,7 @@ class Bench:
         return ls.to(self.dev)
 
     DISTS = ("uniform:1..64", "uniform:0..256", "uniform:128", "uniform:4096", "uniform:65536",
-             "uniform:1..100000", "zipf:1.2", "zipf:2", "zipf:3", "half-in-one")
+             "uniform:1..100000", "zipf:1.2:65536", "zipf:2", "zipf:3", "half-in-one")
 
     def segments(self):
         total = 1 << max(10, self.args.elements - 2)
