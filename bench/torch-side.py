@@ -155,7 +155,7 @@ class Bench:
         self.table = []
         self.wrong = 0
         self.shim = Shim(os.path.dirname(os.path.abspath(__file__))) \
-            if args.device == "cuda" and args.suite != "first" else None
+            if args.device == "cuda" and args.suites != ["first"] else None
         self.probe_gbs = None
         self.copy_gbs = None
 
@@ -577,7 +577,8 @@ def main():
     a.ops = a.op.split(",")
     if a.quick:
         a.elements, a.repeat, a.calls = 22, 2, 5
-    for suite in a.suite.split(","):
+    a.suites = a.suite.split(",")
+    for suite in a.suites:
         if suite not in ("columns", "rows", "misaligned", "segments", "logsumexp", "amax", "first"):
             p.error(f"--suite {suite}: columns, rows, misaligned, segments, logsumexp, amax, first")
     for tname in a.types:
@@ -588,12 +589,11 @@ def main():
           f"{torch.__version__}, "
           f"{torch.cuda.get_device_name(0) if a.device == 'cuda' else 'host backend'}, "
           f"2^{a.elements} elements, median of {a.repeat} x {a.calls} calls", flush=True)
-    suites = a.suite.split(",")
-    if "first" in suites:
+    if "first" in a.suites:
         b.first()
-    if suites != ["first"]:
+    if a.suites != ["first"]:
         b.references()
-    for suite in suites:
+    for suite in a.suites:
         if suite != "first":
             getattr(b, suite)()
     if a.csv:
