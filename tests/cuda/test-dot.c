@@ -50,15 +50,22 @@ static void cuda_dot_memory_spaces(void **state) {
   CK(cudaMemcpy(d_out, ob, sizeof ob, cudaMemcpyHostToDevice));
   check_status(GPUREDUCE_ERROR_WRONG_MEMORY_SPACE,
                gpureduce_dot(host, dev, d_out, N, GPUREDUCE_F32, 0, h), "host x to a CUDA handle");
-  check_true(tu_mentions(gpureduce_last_message(h), "x (its lowest"), "host x: the message names x (%s)",
+  check_true(strncmp(gpureduce_last_message(h), "x (", 3) == 0 &&
+                 tu_mentions(gpureduce_last_message(h), "is host memory"),
+             "host x: the message names x, its first element, and host memory (%s)",
              gpureduce_last_message(h));
   check_status(GPUREDUCE_ERROR_WRONG_MEMORY_SPACE,
                gpureduce_dot(dev, host, d_out, N, GPUREDUCE_F32, 0, h), "host y to a CUDA handle");
-  check_true(tu_mentions(gpureduce_last_message(h), "y (its lowest"), "host y: the message names y (%s)",
+  check_true(strncmp(gpureduce_last_message(h), "y (", 3) == 0 &&
+                 tu_mentions(gpureduce_last_message(h), "is host memory"),
+             "host y: the message names y, its first element, and host memory (%s)",
              gpureduce_last_message(h));
   check_status(GPUREDUCE_ERROR_WRONG_MEMORY_SPACE,
                gpureduce_dot_batched(dev, host + 48, d_out, 4, 16, 16, -16, GPUREDUCE_F32, 0, h),
                "host y, negative stride, batched, to a CUDA handle");
+  check_true(tu_mentions(gpureduce_last_message(h), "y (its lowest element)"),
+             "host y, negative stride: the message names y's lowest element (%s)",
+             gpureduce_last_message(h));
   CK(cudaMemcpy(ob, d_out, sizeof ob, cudaMemcpyDeviceToHost));
   check_bytes(ob, 0xC3, sizeof ob, "host inputs: the device output is untouched");
   memset(ob, 0xC3, sizeof ob);
