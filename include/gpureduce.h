@@ -173,12 +173,16 @@
  *     library's own exp and log, so no exp overflows and both backends
  *     give the same bits: n == 0 gives -inf, all -inf gives -inf, any
  *     +inf (and no NaN) +inf, any NaN the canonical NaN, one element x
- *     exactly x (-0 gives +0, as x + log 1).  Error: |result - lse| <= one
- *     ulp of a float result + (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|, lse
- *     the exact log-sum-exp, u = 2^-53 and d as for NRM2 (doc/ORDER.md);
- *     the tests require one ulp of the f32 result for random vectors up
- *     to n = 2^24.  With GPUREDUCE_SOFTMAX_STATS: {max, sum} (see the
- *     flag).
+ *     exactly x (-0 included).  F16, BF16 and F32 fold each 16-byte chunk
+ *     whole: the chunk's terms exp(x - its maximum) in float (the
+ *     library's float exp, within 1.02 ulp), summed in float, then one
+ *     combine in double; F64 folds element by element in double.
+ *     Error: |result - lse| <= one ulp of a float result + f +
+ *     (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|, lse the exact log-sum-exp,
+ *     f = 2^-21 for the float terms (0 for F64), u = 2^-53 and d as for
+ *     NRM2 (doc/ORDER.md); the tests require one ulp of the f32 result for
+ *     random vectors up to n = 2^24.  With GPUREDUCE_SOFTMAX_STATS:
+ *     {max, sum} (see the flag).
  *
  * Reduction order (the contract behind "same bits on every run"):
  *   Floating-point SUM, PROD, SUM_ABS and SUM_SQUARES, NRM2 and MEAN_VAR

@@ -301,6 +301,28 @@ typedef struct { double max, sum; } lse_stats_double;
   }
 GR_LSE_OPS(float)
 GR_LSE_OPS(double)
+/* LOGSUMEXP's chunk fold of F16, BF16 and F32 (doc/ORDER.md; CUDA:
+ * LogSumExp::fold_run): w[0 .. count-1] the chunk's elements in the vector
+ * (widened), V the chunk's slots (4 or 8).  With c the largest, each term
+ * is 1 where w == c (every term, where c is an infinity, is 1 or 0), else
+ * gr_expf_term(w - c) in float; the V slots (+0 past count) summed in
+ * float pairwise; then acc = combine(acc, (c, that sum)). */
+static inline lse_float lse_chunk_float(lse_float acc, const float *w, unsigned count,
+                                        unsigned v) {
+  float c = -INFINITY, t[GR_CHUNK_BYTES / 2];
+  for (unsigned j = 0; j < count; ++j) {
+    if (w[j] != w[j]) return (lse_float){canon_float(NAN), canon_double(NAN)};
+    c = max_float(c, w[j]);
+  }
+  for (unsigned j = 0; j < v; ++j) {
+    if (j >= count) t[j] = 0.0f;
+    else if (isinf(c)) t[j] = w[j] == c ? 1.0f : 0.0f;
+    else t[j] = gr_expf_term(w[j] - c);
+  }
+  for (unsigned h = v / 2; h >= 1; h /= 2)
+    for (unsigned j = 0; j < h; ++j) t[j] = t[2 * j] + t[2 * j + 1];
+  return lse_comb_float(acc, (lse_float){c, (double)t[0]});
+}
 
 static inline nrm2_float nrm2_float_lift_of(float w) { return nrm2_lift_float(w); }
 static inline nrm2_double nrm2_double_lift_of(double w) { return nrm2_lift_double(w); }
@@ -393,7 +415,22 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
  * elements are past n.  Such a lane holds the identity, and combining with
  * the identity is exact (doc/ORDER.md), so skipping it changes no bit.
  */
+/* A chunk's elements i0 .. i1-1 into the lane acc, one by one (rule 3). */
+#define GR_FOLD_ELEMENTS(A_T, acc, x, y, stride, i0, i1, RD, LIFT, COMB)                \
+  for (uint64_t i = (i0); i < (i1); ++i)                                               \
+    acc = COMB(acc, LIFT(A_T, RD(x[(int64_t)i * stride]), RD(y[(int64_t)i * stride]), i));
+/* The same for LOGSUMEXP of the float types: the chunk whole. */
+#define GR_FOLD_LSE_CHUNK(A_T, acc, x, y, stride, i0, i1, RD, LIFT, COMB)               \
+  {                                                                                    \
+    float w_[GR_CHUNK_BYTES / 2];                                                      \
+    const unsigned c_ = (unsigned)((i1) - (i0));                                       \
+    for (unsigned j_ = 0; j_ < c_; ++j_) w_[j_] = RD(x[(int64_t)((i0) + j_) * stride]); \
+    acc = lse_chunk_float(acc, w_, c_, (unsigned)(GR_CHUNK_BYTES / sizeof *(x)));      \
+  }
 #define GR_HOST_FN(NAME, IN_T, RD, A_T, IDENT, LIFT, COMB, OUT_T, FIN)                \
+  GR_HOST_FN_CHUNK(NAME, IN_T, RD, A_T, IDENT, LIFT, COMB, OUT_T, FIN, GR_FOLD_ELEMENTS)
+/* GR_HOST_FN with CHUNK, the fold of a chunk's elements into a lane. */
+#define GR_HOST_FN_CHUNK(NAME, IN_T, RD, A_T, IDENT, LIFT, COMB, OUT_T, FIN, CHUNK)    \
   static GR_ALWAYS_INLINE A_T NAME##_tile(const IN_T *x, const IN_T *y, int64_t stride, \
                                           uint64_t n, uint64_t tile) {                \
     (void)y; /* read by LIFT_DOT only */                                              \
@@ -410,9 +447,7 @@ static inline with_value with_value_of(uint64_t index, const void *value, size_t
       for (unsigned l = 0; l < end; ++l) {                                            \
         const uint64_t i0 = first + (uint64_t)(c0 + l) * V;                           \
         const uint64_t i1 = n - i0 < V ? n : i0 + V;                                  \
-        for (uint64_t i = i0; i < i1; ++i)                                            \
-          lane[l] = COMB(lane[l], LIFT(A_T, RD(x[(int64_t)i * stride]),               \
-                                       RD(y[(int64_t)i * stride]), i));               \
+        CHUNK(A_T, lane[l], x, y, stride, i0, i1, RD, LIFT, COMB)                     \
       }                                                                               \
     }                                                                                 \
     /* lanes 0 .. a-1 may differ from the identity before step s */                   \
@@ -589,15 +624,15 @@ GR_AMAX(u64, uint64_t, RD_U64, uint64_t, LIFT_VAL, uint64_t, FIN_SAME)
 
 /* LOGSUMEXP of the floating types, plain and with GPUREDUCE_SOFTMAX_STATS;
  * A is float (f16, bf16, f32) or double (f64), FIN F or D. */
-#define GR_LSE(T, IN_T, RD, A, FIN)                                                            \
-  GR_HOST_FN(T##_logsumexp, IN_T, RD, lse_##A, ((lse_##A){-INFINITY, 0.0}), LIFT_LSE,          \
-             lse_comb_##A, A, FIN_LSE##FIN)                                                    \
-  GR_HOST_FN(T##_softmax_stats, IN_T, RD, lse_##A, ((lse_##A){-INFINITY, 0.0}), LIFT_LSE,      \
-             lse_comb_##A, lse_stats_##A, FIN_LSE_STATS##FIN)
-GR_LSE(f16, uint16_t, RD_F16, float, F)
-GR_LSE(bf16, uint16_t, RD_BF16, float, F)
-GR_LSE(f32, float, RD_SAME, float, F)
-GR_LSE(f64, double, RD_SAME, double, D)
+#define GR_LSE(T, IN_T, RD, A, FIN, CHUNK)                                                     \
+  GR_HOST_FN_CHUNK(T##_logsumexp, IN_T, RD, lse_##A, ((lse_##A){-INFINITY, 0.0}), LIFT_LSE,    \
+                   lse_comb_##A, A, FIN_LSE##FIN, CHUNK)                                       \
+  GR_HOST_FN_CHUNK(T##_softmax_stats, IN_T, RD, lse_##A, ((lse_##A){-INFINITY, 0.0}),          \
+                   LIFT_LSE, lse_comb_##A, lse_stats_##A, FIN_LSE_STATS##FIN, CHUNK)
+GR_LSE(f16, uint16_t, RD_F16, float, F, GR_FOLD_LSE_CHUNK)
+GR_LSE(bf16, uint16_t, RD_BF16, float, F, GR_FOLD_LSE_CHUNK)
+GR_LSE(f32, float, RD_SAME, float, F, GR_FOLD_LSE_CHUNK)
+GR_LSE(f64, double, RD_SAME, double, D, GR_FOLD_ELEMENTS)
 
 /* The dot products: SUM's accumulator and result, lift x[i]*y[i]. */
 GR_HOST_FN(f16_dot, uint16_t, RD_F16, float, -0.0f, LIFT_DOT, add_float, float, FIN_SUMF)

@@ -20,6 +20,21 @@
 #define GR_MATH_LOG_C5      0x1.99999999503d4p-3
 #define GR_MATH_LOG_C6      (-0x1.55569a5b5d6e4p-3)
 #define GR_MATH_LOG_C7      0x1.24936a0d825fdp-3
+#define GR_MATH_EXPF_INV_L  0x1.715476p+5f /* 32/ln2 */
+#define GR_MATH_EXPF_L1     0x1.62ep-6f /* ln2/32, 12 bits */
+#define GR_MATH_EXPF_L2     0x1.0bfbe8p-20f
+#define GR_MATH_EXPF_C3     0x1.555556p-3f /* 1/6 */
+/* 2^(j/32) rounded to float, j = 0..31. */
+#define GR_MATH_EXPF_TABLE { \
+  0x1p+0f, 0x1.059b0ep+0f, 0x1.0b5586p+0f, 0x1.11301ep+0f, \
+  0x1.172b84p+0f, 0x1.1d4874p+0f, 0x1.2387a6p+0f, 0x1.29e9ep+0f, \
+  0x1.306fep+0f, 0x1.371a74p+0f, 0x1.3dea64p+0f, 0x1.44e086p+0f, \
+  0x1.4bfdaep+0f, 0x1.5342b6p+0f, 0x1.5ab07ep+0f, 0x1.6247ecp+0f, \
+  0x1.6a09e6p+0f, 0x1.71f75ep+0f, 0x1.7a1148p+0f, 0x1.82589ap+0f, \
+  0x1.8ace54p+0f, 0x1.93737cp+0f, 0x1.9c4918p+0f, 0x1.a5503cp+0f, \
+  0x1.ae89fap+0f, 0x1.b7f77p+0f, 0x1.c199bep+0f, 0x1.cb720ep+0f, \
+  0x1.d5818ep+0f, 0x1.dfc974p+0f, 0x1.ea4afap+0f, 0x1.f50766p+0f, \
+}
 /* 2^(j/64) = hi + lo, j = 0..63: {hi, lo} pairs. */
 #define GR_MATH_EXP_TABLE { \
   0x1.0000000000000p+0, 0x0.0p+0, \

@@ -95,6 +95,32 @@ def q_log(r):
 ql, _ = mp.chebyfit(q_log, [-R_LOG, R_LOG], 5, error=True)
 ql = [rn(c) for c in reversed(ql)]   # c3 .. c7
 
+# ---- the float exp of LOGSUMEXP's terms (gr_expf_term): exp(d) for
+# -86 <= d <= 0 = 2^(k/32) exp(r), k = round(d 32/ln2), |r| <= ln2/64, in
+# float arithmetic: a 32-entry float table (128 bytes, one cache line),
+# exp(r) - 1 = r + r^2 (1/2 + r/6).
+def rnf(v):
+    """v rounded to the nearest float (ties to even), as a Python float."""
+    v = mp.mpf(v)
+    if v == 0:
+        return 0.0
+    e = int(mp.floor(mp.log(abs(v), 2)))
+    q = mp.mpf(2) ** (e - 23)
+    return float(mp.nint(v / q) * q)
+
+def hexf(v):
+    """A float constant: the hexadecimal literal without trailing zeros."""
+    m, e = float(v).hex().split("p")
+    return "%sp%sf" % (m.rstrip("0").rstrip("."), e)
+
+EXPF_N = 32
+expf_inv = rnf(EXPF_N / LN2)
+# k*L1 exact in float for |k| <= 3971 (|d| <= 86): L1 has 12 significant bits.
+EXPF_L1 = split(LN2 / EXPF_N, 12)
+EXPF_L2 = rnf(LN2 / EXPF_N - mp.mpf(EXPF_L1))
+EXPF_C3 = rnf(mp.mpf(1) / 6)
+expf_tab = [rnf(mp.mpf(2) ** (mp.mpf(j) / EXPF_N)) for j in range(EXPF_N)]
+
 def bounds():
     # The polynomials with their double coefficients, against the functions,
     # on a fine grid of their intervals: the largest error relative to
@@ -148,6 +174,15 @@ def emit():
     print("#define GR_MATH_LN2_LO      %s" % cdef(LN2_LO))
     for k, c in enumerate(ql):
         print("#define GR_MATH_LOG_C%d      %s" % (k + 3, cdef(c)))
+    print("#define GR_MATH_EXPF_INV_L  %s /* 32/ln2 */" % hexf(expf_inv))
+    print("#define GR_MATH_EXPF_L1     %s /* ln2/32, 12 bits */" % hexf(EXPF_L1))
+    print("#define GR_MATH_EXPF_L2     %s" % hexf(EXPF_L2))
+    print("#define GR_MATH_EXPF_C3     %s /* 1/6 */" % hexf(EXPF_C3))
+    print("/* 2^(j/32) rounded to float, j = 0..31. */")
+    print("#define GR_MATH_EXPF_TABLE { \\")
+    for j in range(0, EXPF_N, 4):
+        print("  %s, \\" % ", ".join(hexf(v) for v in expf_tab[j:j + 4]))
+    print("}")
     print("/* 2^(j/64) = hi + lo, j = 0..63: {hi, lo} pairs. */")
     print("#define GR_MATH_EXP_TABLE { \\")
     for j in range(EXP_N):

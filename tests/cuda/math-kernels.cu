@@ -26,6 +26,14 @@ __global__ void gr_test_math_doubles(const double *x, double *e, double *l, size
   }
 }
 
+__global__ void gr_test_math_terms(const float *x, float *t, float *l, size_t n) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    t[i] = gr_expf_term(x[i]);
+    l[i] = gr_expf_term(-fabsf(x[i]));
+  }
+}
+
 /* x[0..n) to the device, `kernel` on them, its two outputs back to e and l. */
 template <typename T>
 static int run(void (*kernel)(const T *, T *, T *, size_t), const T *x, T *e, T *l, size_t n) {
@@ -52,6 +60,10 @@ extern "C" int gr_test_math_floats_on_device(const float *x, float *e, float *l,
 
 extern "C" int gr_test_math_doubles_on_device(const double *x, double *e, double *l, size_t n) {
   return run(gr_test_math_doubles, x, e, l, n);
+}
+
+extern "C" int gr_test_math_terms_on_device(const float *x, float *t, float *l, size_t n) {
+  return run(gr_test_math_terms, x, t, l, n);
 }
 
 extern "C" const char *gr_test_math_error_string(int status) {

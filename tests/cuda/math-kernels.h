@@ -1,7 +1,8 @@
 /*
  * math-kernels.h - tests/cuda/math-kernels.cu's entry points: gr_expf and
- * gr_logf (or gr_exp and gr_log) of x[0..n) on CUDA device 0, into e and
- * l (host memory); 0 (cudaSuccess) or the CUDA error.
+ * gr_logf (or gr_exp and gr_log, or gr_expf_term) of x[0..n) on CUDA
+ * device 0, into e and l (host memory); 0 (cudaSuccess) or the CUDA
+ * error.
  *
  * Copyright (c) 2026 the gpureduce authors.  MIT licence: see COPYING.
  */
@@ -15,6 +16,8 @@ extern "C" {
 #endif
 int gr_test_math_floats_on_device(const float *x, float *e, float *l, size_t n);
 int gr_test_math_doubles_on_device(const double *x, double *e, double *l, size_t n);
+/* gr_expf_term of x[0..n) into t, and (t) gr_expf_term of -|x| into l */
+int gr_test_math_terms_on_device(const float *x, float *t, float *l, size_t n);
 const char *gr_test_math_error_string(int status);
 #ifdef __cplusplus
 }

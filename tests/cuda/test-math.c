@@ -1,6 +1,6 @@
 /*
  * test-math.c - src/math/exp_log.h gives the same bits on the GPU as on
- * the host: gr_expf, gr_logf, gr_exp and gr_log computed by a kernel
+ * the host: gr_expf, gr_logf, gr_exp, gr_log and gr_expf_term computed by a kernel
  * (tests/cuda/math-kernels.cu, nvcc -fmad=false) and by this C file (the
  * host compiler, -ffp-contract=off), compared bit for bit.
  *
@@ -15,6 +15,7 @@
  */
 #include <cuda_runtime_api.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,39 @@ static int floats(uint64_t first, uint64_t stride, uint64_t *count, float *x, fl
                exp_differs ? "gr_expf" : "gr_logf", gr_math_float_bits(x[i]), (double)x[i],
                exp_differs ? he : hl,
                exp_differs ? gr_math_float_bits(e[i]) : gr_math_float_bits(l[i]));
+        return 1;
+      }
+    }
+    *count += n;
+  }
+  return 0;
+}
+
+/* gr_expf_term of the same floats and of their negative magnitudes (its
+ * domain, d <= 0): 0 when the device's bits equal the host's. */
+static int terms(uint64_t first, uint64_t stride, uint64_t *count, float *x, float *t,
+                 float *l) {
+  uint64_t u = first;
+  while (u <= 0xffffffffu) {
+    size_t n = 0;
+    for (; n < CHUNK && u <= 0xffffffffu; n++, u += stride)
+      x[n] = gr_math_float_from_bits((uint32_t)u);
+    int s = gr_test_math_terms_on_device(x, t, l, n);
+    if (s != 0) {
+      printf("# CUDA: %s\n", gr_test_math_error_string(s));
+      return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const float d = -fabsf(x[i]);
+      const uint32_t ht = gr_math_float_bits(gr_expf_term(x[i])),
+                     hl = gr_math_float_bits(gr_expf_term(d));
+      if (ht != gr_math_float_bits(t[i]) || hl != gr_math_float_bits(l[i])) {
+        const int first_differs = ht != gr_math_float_bits(t[i]);
+        const float in = first_differs ? x[i] : d;
+        printf("# gr_expf_term(0x%08" PRIx32 " = %a): host 0x%08" PRIx32 ", device 0x%08" PRIx32
+               "\n",
+               gr_math_float_bits(in), (double)in, first_differs ? ht : hl,
+               gr_math_float_bits(first_differs ? t[i] : l[i]));
         return 1;
       }
     }
@@ -110,7 +144,7 @@ int main(void) {
     printf("Bail out! no memory\n");
     return 1;
   }
-  printf("1..2\n");
+  printf("1..3\n");
   uint64_t count = 0;
   int bad = floats(0, all ? 1 : FLOAT_STRIDE, &count, x, e, l);
   printf("%s 1 - gr_expf and gr_logf: the same bits on the device as on the host (%" PRIu64
@@ -119,6 +153,11 @@ int main(void) {
   int bad2 = doubles(xd, ed, ld);
   printf("%s 2 - gr_exp and gr_log: the same bits on the device as on the host (%zu doubles)\n",
          bad2 ? "not ok" : "ok", (size_t)DOUBLES);
+  count = 0;
+  int bad3 = terms(0, all ? 1 : FLOAT_STRIDE, &count, x, e, l);
+  printf("%s 3 - gr_expf_term: the same bits on the device as on the host (%" PRIu64
+         " floats and their negative magnitudes%s)\n",
+         bad3 ? "not ok" : "ok", count, all ? ", all of them" : "; GPUREDUCE_TEST_MATH=all for all");
   free(x);
   free(e);
   free(l);

@@ -398,10 +398,11 @@ static uint64_t amax_answer(const void *x, size_t n, gpureduce_type_t type) {
 /*
  * The accumulator (m, s): the running maximum m (an element, held here in
  * double, exact for every floating type) and s in double.  E and L are the
- * library's exp and log of a double (math/exp_log.h, which has its own
- * MPFR tests): they are part of the specification, as IEEE's operations
- * are.  lift(x) = (x, 1); combine as doc/ORDER.md writes it; identity
- * (-inf, 0).
+ * library's exp and log of a double, F its float exp of a term
+ * (math/exp_log.h, which has its own MPFR tests): they are part of the
+ * specification, as IEEE's operations are.  lift(x) = (x, 1); combine as
+ * doc/ORDER.md writes it; identity (-inf, 0).  F16, BF16 and F32 fold
+ * each chunk whole (lse_chunk), F64 element by element.
  */
 typedef struct { double m, s; } lacc;
 
@@ -415,15 +416,44 @@ static lacc lse_combine(lacc a, lacc b) {
   return (lacc){big, add_d(ta, tb)};
 }
 
+/* doc/ORDER.md's chunk fold of a float type: the chunk's cnt elements
+ * x[0 .. cnt-1] (cnt >= 1) of its v slots; c the largest (+0 above -0),
+ * each term 1 where x == c, else F(x - c) with the difference rounded to
+ * float; the v slots (+0 past cnt) summed in float, pairwise; then one
+ * combine with (c, the sum). */
+static lacc lse_chunk(lacc a, const double *x, unsigned cnt, unsigned v) {
+  float c = -INFINITY, t[8];
+  for (unsigned j = 0; j < cnt; ++j) {
+    if (isnan(x[j])) return (lacc){NAN, NAN};
+    const float w = (float)x[j]; /* exact: an f16, bf16 or f32 element */
+    if (w > c || (w == c && !signbit(w))) c = w;
+  }
+  for (unsigned j = 0; j < v; ++j) {
+    const float w = j < cnt ? (float)x[j] : 0.0f;
+    if (j >= cnt) t[j] = 0.0f;
+    else if (isinf(c)) t[j] = w == c ? 1.0f : 0.0f;
+    else t[j] = gr_expf_term(w - c);
+  }
+  for (unsigned h = v / 2; h >= 1; h /= 2)
+    for (unsigned j = 0; j < h; ++j) t[j] = t[2 * j] + t[2 * j + 1];
+  return lse_combine(a, (lacc){c, t[0]});
+}
+
 static lacc lse_tile(const double *x, size_t count, unsigned v) {
   lacc lane[ORDER_LANES];
   for (unsigned l = 0; l < ORDER_LANES; ++l) {
     lane[l] = (lacc){-INFINITY, 0};
-    for (unsigned c = l; c < ORDER_TILE_CHUNKS; c += ORDER_LANES)
+    for (unsigned c = l; c < ORDER_TILE_CHUNKS; c += ORDER_LANES) {
+      const size_t i0 = (size_t)c * v;
+      if (v > 2 && i0 < count) { /* a float type (F64's chunks hold 2) */
+        lane[l] = lse_chunk(lane[l], x + i0, (unsigned)(count - i0 < v ? count - i0 : v), v);
+        continue;
+      }
       for (unsigned j = 0; j < v; ++j) {
-        const size_t i = (size_t)c * v + j;
+        const size_t i = i0 + j;
         if (i < count) lane[l] = lse_combine(lane[l], (lacc){x[i], 1});
       }
+    }
   }
   for (unsigned s = ORDER_LANES / 2; s >= 1; s /= 2)
     for (unsigned l = 0; l < s; ++l) lane[l] = lse_combine(lane[l], lane[l + s]);
@@ -449,7 +479,9 @@ double ref_logsumexp_bound(gpureduce_type_t type, size_t n, long double lse) {
   frexp(mag, &ex);
   const double ulp =
       type == GPUREDUCE_F64 || mag == 0 ? 0 : ldexp(1.0, (ex > -125 ? ex : -125) - 24);
-  return ulp + (753 * d + 2 * log((double)n + 1) + 4) * u + 2 * u * mag;
+  /* the float terms of a chunk (F16, BF16, F32): 8 2^-24 relative in s */
+  const double terms = type == GPUREDUCE_F64 ? 0 : 8 * 0x1p-24;
+  return ulp + terms + (753 * d + 2 * log((double)n + 1) + 4) * u + 2 * u * mag;
 }
 
 /* The bits of a double value in the result type (a float rounds once) */
@@ -462,10 +494,11 @@ static uint64_t lse_bits(int dbl, double r) {
  * LOGSUMEXP: the bits by the order, and the bound of doc/ORDER.md against
  * the exact log-sum-exp, lse = M + log(sum exp(x - M)) in long double
  * (M the largest element), for a finite result:
- *     |result - lse| <= ulp_R(lse) + (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|
+ *     |result - lse| <= ulp_R(lse) + f + (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|
  * with u = 2^-53, d = 8V + 8 + ceil(log2 T) as for SUM, ulp_R the spacing
  * of the result type at |lse| (0 for a double result, whose one rounding
- * is in the 2 u |lse|) (ref_logsumexp_bound), plus the long double
+ * is in the 2 u |lse|), f = 2^-21 for the float terms of F16, BF16 and
+ * F32 (0 for F64) (ref_logsumexp_bound), plus the long double
  * reference's own n 2^-62 |lse|.
  * With GPUREDUCE_SOFTMAX_STATS, {m, s rounded to the result type} (bits
  * and bits2 as MEAN_VAR's), and no bound: s is checked by its bits.

@@ -4,7 +4,9 @@
  * through all 2^32 float bit patterns, every boundary and the hard cases
  * of the rounding test; gr_exp and gr_log within their stated ulp bounds
  * on random doubles over the whole range and at the edges; the special
- * cases as C99's Annex F gives them.  make check-exhaustive
+ * cases as C99's Annex F gives them; gr_expf_term, LOGSUMEXP's float
+ * terms, within its stated bound on a stride through [-86, 0] (every
+ * float of it with GPUREDUCE_TEST_MATH=all).  make check-exhaustive
  * (tests/math/exhaustive.c) compares all 2^32 floats.
  *
  * Without MPFR at configure time the program prints a TAP skip.
@@ -17,6 +19,8 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "math/exp_log.h"
 #include "mpfr-ref.h"
@@ -30,6 +34,7 @@
 #define EXP_BOUND 0.57
 #define EXP_SUBNORMAL_BOUND 1.0
 #define LOG_BOUND 0.52
+#define TERM_BOUND 1.02 /* gr_expf_term, in ulps of float */
 
 typedef float (*float_fn)(float);
 typedef int (*mpfr_fn)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
@@ -247,6 +252,73 @@ static void check_ulps(const char *name, double (*gr)(double), mpfr_fn ref, doub
 
 static double random_double(tu_rng *r) { return gr_math_from_bits(tu_next(r)); }
 
+/* ---- gr_expf_term ------------------------------------------------------------ */
+
+/* |y - e^d| in ulps of float at e^d (e^d by MPFR to 80 bits; e^d is a
+ * normal float for -86 <= d <= 0). */
+static double term_ulp_error(float d, float y) {
+  mpfr_t in, r;
+  mpfr_inits2(80, in, r, (mpfr_ptr)0);
+  mpfr_set_flt(in, d, MPFR_RNDN); /* exact */
+  mpfr_exp(r, in, MPFR_RNDN);
+  const long e = (long)mpfr_get_exp(r) - 1 - 23; /* e^d in [2^(e+23), 2^(e+24)) */
+  mpfr_sub_d(r, r, (double)y, MPFR_RNDN);
+  mpfr_mul_2si(r, r, -e, MPFR_RNDN);
+  double err = mpfr_get_d(r, MPFR_RNDN);
+  mpfr_clears(in, r, (mpfr_ptr)0);
+  return err < 0 ? -err : err;
+}
+
+/* LOGSUMEXP's float terms: gr_expf_term within TERM_BOUND ulps of e^d on
+ * every FLOAT_STRIDE-th float of [-86, 0] (all of them, about 1.1e9,
+ * with GPUREDUCE_TEST_MATH=all: a long double pre-check, MPFR where it
+ * comes within 0.05 ulp of the bound), and its special cases. */
+static void float_term(void **state) {
+  (void)state;
+  const char *mode = getenv("GPUREDUCE_TEST_MATH");
+  const int all = mode && strcmp(mode, "all") == 0;
+  const uint32_t last = gr_math_float_bits(-86.0f); /* the negative floats grow in bits */
+  double worst = 0;
+  float at = 0;
+  uint64_t n = 0, over = 0;
+  for (uint64_t u = 0x80000000u; u <= last; u += all ? 1 : FLOAT_STRIDE) {
+    const float d = gr_math_float_from_bits((uint32_t)u);
+    const float y = gr_expf_term(d);
+    double err;
+    if (all) {
+      const long double ex = expl((long double)d);
+      int e = 0;
+      frexpl(ex, &e);
+      err = (double)(fabsl((long double)y - ex) / ldexpl(1.0L, e - 24));
+      if (err > TERM_BOUND - 0.05) err = term_ulp_error(d, y);
+    } else {
+      err = term_ulp_error(d, y);
+    }
+    n++;
+    if (err > worst) {
+      worst = err;
+      at = d;
+    }
+    if (err > TERM_BOUND && over++ < 10)
+      fail_msg("gr_expf_term(%a = 0x%08" PRIx32 ") = %a, %.4f ulps from e^d, more than %.2f",
+               (double)d, (uint32_t)u, (double)y, err, TERM_BOUND);
+  }
+  check_true(over == 0, "gr_expf_term: every input within %.2f ulp", TERM_BOUND);
+  printf("# gr_expf_term: at most %.4f ulp (at %a) over %" PRIu64 " inputs of [-86, 0]%s\n",
+         worst, (double)at, n, all ? ", all of them" : "; GPUREDUCE_TEST_MATH=all for all");
+  check_bits(0x3f800000u, gr_math_float_bits(gr_expf_term(0.0f)), "gr_expf_term(+0) = 1 exactly");
+  check_bits(0x3f800000u, gr_math_float_bits(gr_expf_term(-0.0f)), "gr_expf_term(-0) = 1 exactly");
+  check_bits(0, gr_math_float_bits(gr_expf_term(-INFINITY)), "gr_expf_term(-inf) = +0");
+  check_bits(0, gr_math_float_bits(gr_expf_term(gr_math_float_from_bits(0x7fc00000u))),
+             "gr_expf_term(NaN) = +0");
+  check_bits(0, gr_math_float_bits(gr_expf_term(gr_math_float_from_bits(last + 1))),
+             "gr_expf_term(the float below -86) = +0");
+  check_bits(0, gr_math_float_bits(gr_expf_term(-FLT_MAX)), "gr_expf_term(-FLT_MAX) = +0");
+  const float at86 = gr_expf_term(-86.0f);
+  check_true(at86 >= FLT_MIN && term_ulp_error(-86.0f, at86) <= TERM_BOUND,
+             "gr_expf_term(-86) = %a, a normal float within the bound", (double)at86);
+}
+
 static void double_specials(void **state) {
   (void)state;
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0.0)), "gr_exp(+0) = 1 exactly");
@@ -355,6 +427,7 @@ int main(void) {
       cmocka_unit_test(float_stride),    cmocka_unit_test(float_hard_cases),
       cmocka_unit_test(float_midpoints), cmocka_unit_test(double_specials),
       cmocka_unit_test(double_exp),      cmocka_unit_test(double_log),
+      cmocka_unit_test(float_term),
   };
   int rc = cmocka_run_group_tests_name("test-exp-log", tests, tu_seed_setup, NULL);
   mpfr_free_cache();

@@ -120,7 +120,7 @@ __device__ __forceinline__ ChunkData load_vector_chunk(const In *x, int64_t stri
 }
 
 /* Fold a loaded chunk into a lane's accumulator, element by element in
- * index order (rule 3). */
+ * index order (rule 3), or whole where the operation folds chunks. */
 template <class Op>
 __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkData &c,
                                             uint64_t e0) {
@@ -128,9 +128,13 @@ __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkDa
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
   In e[V];
   memcpy(e, &c.raw, sizeof e);
+  if constexpr (HasChunkFold<Op>::value) {
+    if (c.count > 0) acc = Op::fold_run(acc, e, 0, (int)c.count);
+  } else {
 #pragma unroll
-  for (int j = 0; j < V; ++j)
-    if (j < c.count) acc = fold_element<Op>(acc, e[j], e0 + j);
+    for (int j = 0; j < V; ++j)
+      if (j < c.count) acc = fold_element<Op>(acc, e[j], e0 + j);
+  }
 }
 
 /* Rule 4's levels 4G, 2G and G for the eight lanes t + G*j (j = 0..7) one

@@ -322,8 +322,32 @@ __device__ __forceinline__ typename Op::Acc fold_edge_counted(const typename Op:
   return acc;
 }
 
+/* fold_edge for an operation that folds chunks whole (HasChunkFold): the
+ * lane's chunks that start below n, each loaded element by element as far
+ * as n and folded by Op::fold_run. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc fold_edge_chunks(const typename Op::In *x,
+                                                             uint64_t n, uint64_t tile) {
+  using In = typename Op::In;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
+  typename Op::Acc acc = Op::identity();
+#pragma unroll 1
+  for (int k = 0; k < kChunksPerLane; ++k) {
+    const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
+    if (first >= n) break; /* the rest lie past n */
+    const int count = n - first < (uint64_t)V ? (int)(n - first) : V;
+    In e[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j) e[j] = j < count ? x[first + j] : In{};
+    acc = Op::fold_run(acc, e, 0, count);
+  }
+  return acc;
+}
+
 /* Lane value of a tile that touches an end of the vector x[0 .. n-1]
- * (fold_edge, or fold_edge_counted): nothing outside it is read. */
+ * (fold_edge, fold_edge_counted or fold_edge_chunks): nothing outside it
+ * is read. */
 template <class Op>
 __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
                                                    uint64_t n, uint64_t tile) {
@@ -331,6 +355,8 @@ __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
   using Acc = typename Op::Acc;
   if constexpr (HasCountedFold<Op>::value) {
     return fold_edge_counted<Op>(x, n, tile);
+  } else if constexpr (HasChunkFold<Op>::value) {
+    return fold_edge_chunks<Op>(x, n, tile);
   } else {
     return fold_edge<Acc, In, GR_CHUNK_BYTES / sizeof(In), kEdgeChunks<In>>(
         Op::identity(), n, tile, [&](uint64_t i) { return x[i]; },

@@ -88,6 +88,13 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
       const uint64_t first = (base + (uint64_t)r * kThreads) * V / p.n; /* its first vector */
       In e[V];
       memcpy(e, &d[r].raw, sizeof e);
+      if constexpr (HasChunkFold<Op>::value) {
+        /* each vector is one chunk of the order, n of its elements */
+        for (int j = 0; j < d[r].count; j += (int)mask + 1)
+          store_result<Op>(p, first + j / (mask + 1),
+                           Op::fold_run(Op::identity(), e, j, j + (int)mask + 1), 1);
+        continue;
+      }
       Acc acc = Op::identity();
 #pragma unroll
       for (int j = 0; j < V; ++j) {

@@ -49,7 +49,8 @@ template <int K, int N, class F> __device__ __forceinline__ void static_for(F &&
 }
 
 /* Fold the V elements of one 16-byte chunk, whose first element has index
- * `first`, into acc in index order: the order's rule 3. */
+ * `first`, into acc in index order (the order's rule 3), or whole where
+ * the operation folds chunks (HasChunkFold). */
 template <class Op>
 __device__ __forceinline__ void fold_chunk(typename Op::Acc &acc, const uint4 &v,
                                            uint64_t first) {
@@ -57,8 +58,12 @@ __device__ __forceinline__ void fold_chunk(typename Op::Acc &acc, const uint4 &v
   constexpr int V = kChunkElems(sizeof(In));
   In e[V];
   memcpy(e, &v, sizeof e);
+  if constexpr (HasChunkFold<Op>::value) {
+    acc = Op::fold_run(acc, e, 0, V);
+  } else {
 #pragma unroll
-  for (int j = 0; j < V; ++j) acc = fold_element<Op>(acc, e[j], first + j);
+    for (int j = 0; j < V; ++j) acc = fold_element<Op>(acc, e[j], first + j);
+  }
 }
 
 /* Does Op fold element number C of a lane by Op::fold_nth<C> (MEAN_VAR,

@@ -665,22 +665,28 @@ template <class W> struct LseAcc {
 /*
  * LOGSUMEXP, log(sum exp(x)), as doc/ORDER.md specifies it.  E is the
  * library's exp of a double (gr_exp, math/exp_log.h: E(0) == 1 and
- * E(-inf) == +0), L its log (gr_log).
+ * E(-inf) == +0), L its log (gr_log), F its float exp of the terms
+ * (gr_expf_term).
  *   lift(x)    = (x, 1)
  *   combine((m, s), (m', s')) = (NaN, NaN) if m or m' is a NaN; else,
  *              with M = max(m, m') (+0 above -0):
  *              (M, (m == M ? s : s E(m - M)) + (m' == M ? s' : s' E(m' - M))),
  *              the differences taken in double ((double)m - (double)M),
- *              each operation rounded once, the left term first
+ *              each operation rounded once, the left term first; written
+ *              here with one E, since only the side below M is scaled
+ *              (where m == m', E(0) == 1 scales s' exactly)
  *   identity   = (-inf, 0)
+ *   chunk      F16, BF16, F32: a lane folds each chunk whole (fold_run):
+ *              with c the chunk's largest element, each term is 1 where
+ *              x == c, else F(x - c) (the difference rounded to float),
+ *              the chunk's terms are summed in float pairwise, and
+ *              acc = combine(acc, (c, that sum)).  F64: element by
+ *              element, acc = combine(acc, lift(x)) (fold_one).
  *   finish     a NaN m: the canonical NaN; m = -inf or +inf: m; s == 1:
  *              m (one element x gives x, -0 included); else m + L(s) in
  *              double, rounded once to W.
  *   stats      GPUREDUCE_SOFTMAX_STATS: {m, s rounded to W}, {NaN, NaN}
  *              for a NaN m.
- * The fold of an element is combine(acc, lift(x)) (SequentialLane), which
- * fold_one writes with one E: of the two sides only the one below the new
- * maximum is scaled.
  */
 template <gpureduce_type_t T> struct LogSumExp {
   using E = Elem<T>;
@@ -692,35 +698,71 @@ template <gpureduce_type_t T> struct LogSumExp {
   static constexpr bool kOrderFree = false;
   static constexpr gpureduce_type_t kType = T;
   static constexpr OpFamily kFamily = OpFamily::kLogSumExp;
+  /* the chunk fold of the float types (fold_run) */
+  static constexpr bool kChunkFold = std::is_same<W, float>::value;
   static_assert(E::is_float, "LOGSUMEXP of floating types only");
 
   __device__ static Acc identity() { return Acc{(W)-INFINITY, 0.0}; }
   __device__ static Acc lift(In x, uint64_t) { return Acc{E::widen(x), 1.0}; }
-  /* s E(m - M), or s itself where m is the maximum */
-  __device__ static double scaled(W m, double s, W M) {
-    return m == M ? s : __dmul_rn(s, gr_exp(__dsub_rn((double)m, (double)M)));
-  }
+  __device__ static Acc nan() { return Acc{canonical(W(NAN)), canonical(double(NAN))}; }
+  /* combine((m, s), (m', s')) with one E:
+   *   m' > m:  (m', s E(m - m') + s')
+   *   m' == m: (max(m, m'), s + s')    (E(0) == 1; max puts +0 above -0)
+   *   m' < m:  (m, s + s' E(m' - m)) */
   __device__ static Acc combine(const Acc &a, const Acc &b) {
-    if (is_nan(a.m) || is_nan(b.m)) return Acc{canonical(W(NAN)), canonical(double(NAN))};
-    const W M = fmax(a.m, b.m); /* no NaN here; +0 above -0, as MinMax relies on */
-    return Acc{M, __dadd_rn(scaled(a.m, a.s, M), scaled(b.m, b.s, M))};
+    if (is_nan(a.m) || is_nan(b.m)) return nan();
+    const bool up = b.m > a.m;
+    /* d = 0 where m == m': no inf - inf */
+    const double d = a.m == b.m ? 0.0
+                     : up       ? __dsub_rn((double)a.m, (double)b.m)
+                                : __dsub_rn((double)b.m, (double)a.m);
+    const double e = gr_exp(d);
+    return up ? Acc{b.m, __dadd_rn(__dmul_rn(a.s, e), b.s)}
+              : Acc{fmax(a.m, b.m), __dadd_rn(a.s, __dmul_rn(b.s, e))};
   }
-  /* combine(a, lift(x)), the same bits with one E where combine's two
-   * sides would each evaluate one:
-   *   x > m:  (x, s E(m - x) + 1)
-   *   x == m: (max(m, x), s + 1)   (E(0) == 1; max puts +0 above -0)
-   *   x < m:  (m, s + E(x - m))
-   * combine's other term is s or 1 unscaled, and 1 E(d) == E(d). */
+  /* combine(a, lift(x)) (F64's fold of an element) */
   __device__ static Acc fold_one(const Acc &a, In in) {
     const W x = E::widen(in);
-    if (is_nan(a.m) || is_nan(x)) return Acc{canonical(W(NAN)), canonical(double(NAN))};
+    if (is_nan(a.m) || is_nan(x)) return nan();
     const bool up = x > a.m;
-    /* d = 0 where x == m: no inf - inf */
     const double d = x == a.m ? 0.0
                      : up     ? __dsub_rn((double)a.m, (double)x)
                               : __dsub_rn((double)x, (double)a.m);
     const double e = gr_exp(d);
     return up ? Acc{x, __dadd_rn(__dmul_rn(a.s, e), 1.0)} : Acc{fmax(a.m, x), __dadd_rn(a.s, e)};
+  }
+  /* The chunk fold (F16, BF16, F32) of the chunk's elements e[lo .. hi-1]
+   * (hi > lo; the others are not in the vector): terms in float, their
+   * pairwise sum over the V slots (a slot outside lo .. hi-1 is +0, which
+   * changes no sum of positive terms), one combine. */
+  template <int V>
+  __device__ static Acc fold_run(const Acc &a, const In (&e)[V], int lo, int hi) {
+    static_assert((V & (V - 1)) == 0, "a chunk of a power of two elements");
+    float w[V];
+    float c = -INFINITY;
+    bool any_nan = false;
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      w[j] = E::widen(e[j]);
+      if (j >= lo && j < hi) {
+        any_nan |= is_nan(w[j]);
+        c = fmaxf(c, w[j]); /* +0 above -0 */
+      }
+    }
+    if (any_nan) return nan();
+    float t[V];
+    if (isinf(c)) { /* +inf: its count; -inf: every element is -inf */
+#pragma unroll
+      for (int j = 0; j < V; ++j) t[j] = j >= lo && j < hi && w[j] == c ? 1.0f : 0.0f;
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j) t[j] = j >= lo && j < hi ? gr_expf_term(__fsub_rn(w[j], c)) : 0.0f;
+    }
+#pragma unroll
+    for (int h = V / 2; h >= 1; h /= 2)
+#pragma unroll
+      for (int j = 0; j < h; ++j) t[j] = __fadd_rn(t[2 * j], t[2 * j + 1]);
+    return combine(a, Acc{c, (double)t[0]});
   }
   __device__ static Out finish(const Acc &a) {
     if (is_nan(a.m)) return canonical(a.m);
@@ -771,6 +813,14 @@ __device__ __forceinline__ typename Op::Acc fold_element(const typename Op::Acc 
     return Op::combine(acc, Op::lift(x, i));
   }
 }
+
+/* Does Op fold a chunk whole, Op::fold_run(acc, e, lo, hi), rather than
+ * element by element (LOGSUMEXP of the float types)?  Every place that
+ * folds elements of a chunk asks. */
+template <class Op, class = void> struct HasChunkFold : std::false_type {};
+template <class Op>
+struct HasChunkFold<Op, std::void_t<decltype(Op::kChunkFold)>>
+    : std::integral_constant<bool, Op::kChunkFold> {};
 
 /* GPUREDUCE_WITH_VALUE is a run-time flag of ArgMinMax's kernels
  * (finish_with_value); the dot product's operation is Dot, a family of
