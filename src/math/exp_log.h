@@ -63,9 +63,10 @@
  * for a float x, gr_expf(x) == (float)gr_exp(x) except on the hard cases
  * of the rounding test, where gr_expf is the correctly rounded one.  Its
  * relative error is below 2^-52.9 for normal results, and it takes a
- * double argument: exp(x - max) of the log-sum-exp fold can call it with
- * x - max computed in double.  Its cost, 20 FP64 operations, is the
- * budget to weigh against the GPU's FP64 rate.
+ * double argument: the log-sum-exp combine calls it with m - M computed
+ * in double.  Its cost, 20 FP64 operations, is the budget to weigh
+ * against the GPU's FP64 rate; the log-sum-exp's terms of a float type
+ * take gr_expf_term instead (14 FP32 operations).
  *
  * The tables and coefficients come from src/math/gen-exp-log.py (mpmath),
  * which also prints the polynomial bounds quoted here.
