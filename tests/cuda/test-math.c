@@ -37,61 +37,36 @@ static uint64_t next_u64(uint64_t *s) {
 
 static double unit(uint64_t *s) { return (double)(next_u64(s) >> 11) * 0x1p-53; }
 
-/* The floats with bit patterns first, first + stride, ...: 0 when the
- * device's bits equal the host's; else 1 after a TAP comment. */
-static int floats(uint64_t first, uint64_t stride, uint64_t *count, float *x, float *e,
-                  float *l) {
-  uint64_t u = first;
-  while (u <= 0xffffffffu) {
-    size_t n = 0;
-    for (; n < CHUNK && u <= 0xffffffffu; n++, u += stride)
-      x[n] = gr_math_float_from_bits((uint32_t)u);
-    int s = gr_test_math_floats_on_device(x, e, l, n);
-    if (s != 0) {
-      printf("# CUDA: %s\n", gr_test_math_error_string(s));
-      return 1;
-    }
-    for (size_t i = 0; i < n; i++) {
-      uint32_t he = gr_math_float_bits(gr_expf(x[i])), hl = gr_math_float_bits(gr_logf(x[i]));
-      if (he != gr_math_float_bits(e[i]) || hl != gr_math_float_bits(l[i])) {
-        int exp_differs = he != gr_math_float_bits(e[i]);
-        printf("# %s(0x%08" PRIx32 " = %a): host 0x%08" PRIx32 ", device 0x%08" PRIx32 "\n",
-               exp_differs ? "gr_expf" : "gr_logf", gr_math_float_bits(x[i]), (double)x[i],
-               exp_differs ? he : hl,
-               exp_differs ? gr_math_float_bits(e[i]) : gr_math_float_bits(l[i]));
-        return 1;
-      }
-    }
-    *count += n;
-  }
-  return 0;
-}
+typedef int (*device_pair)(const float *, float *, float *, size_t);
+typedef float (*host_fn)(float);
 
-/* gr_expf_term of the same floats and of their negative magnitudes (its
- * domain, d <= 0): 0 when the device's bits equal the host's. */
-static int terms(uint64_t first, uint64_t stride, uint64_t *count, float *x, float *t,
-                 float *l) {
+/* gr_expf_term of -|x|: its domain, d <= 0, from every float. */
+static float term_of_magnitude(float x) { return gr_expf_term(-fabsf(x)); }
+
+/* The floats with bit patterns first, first + stride, ...: `device`
+ * computes fa and fb of each (named na and nb) on the GPU into a and b;
+ * 0 when their bits equal the host's, else 1 after a TAP comment that
+ * names the first input that differs. */
+static int floats(uint64_t first, uint64_t stride, uint64_t *count, float *x, float *a,
+                  float *b, device_pair device, host_fn fa, const char *na, host_fn fb,
+                  const char *nb) {
   uint64_t u = first;
   while (u <= 0xffffffffu) {
     size_t n = 0;
     for (; n < CHUNK && u <= 0xffffffffu; n++, u += stride)
       x[n] = gr_math_float_from_bits((uint32_t)u);
-    int s = gr_test_math_terms_on_device(x, t, l, n);
+    int s = device(x, a, b, n);
     if (s != 0) {
       printf("# CUDA: %s\n", gr_test_math_error_string(s));
       return 1;
     }
     for (size_t i = 0; i < n; i++) {
-      const float d = -fabsf(x[i]);
-      const uint32_t ht = gr_math_float_bits(gr_expf_term(x[i])),
-                     hl = gr_math_float_bits(gr_expf_term(d));
-      if (ht != gr_math_float_bits(t[i]) || hl != gr_math_float_bits(l[i])) {
-        const int first_differs = ht != gr_math_float_bits(t[i]);
-        const float in = first_differs ? x[i] : d;
-        printf("# gr_expf_term(0x%08" PRIx32 " = %a): host 0x%08" PRIx32 ", device 0x%08" PRIx32
-               "\n",
-               gr_math_float_bits(in), (double)in, first_differs ? ht : hl,
-               gr_math_float_bits(first_differs ? t[i] : l[i]));
+      uint32_t ha = gr_math_float_bits(fa(x[i])), hb = gr_math_float_bits(fb(x[i]));
+      if (ha != gr_math_float_bits(a[i]) || hb != gr_math_float_bits(b[i])) {
+        int a_differs = ha != gr_math_float_bits(a[i]);
+        printf("# %s(0x%08" PRIx32 " = %a): host 0x%08" PRIx32 ", device 0x%08" PRIx32 "\n",
+               a_differs ? na : nb, gr_math_float_bits(x[i]), (double)x[i], a_differs ? ha : hb,
+               a_differs ? gr_math_float_bits(a[i]) : gr_math_float_bits(b[i]));
         return 1;
       }
     }
@@ -146,7 +121,8 @@ int main(void) {
   }
   printf("1..3\n");
   uint64_t count = 0;
-  int bad = floats(0, all ? 1 : FLOAT_STRIDE, &count, x, e, l);
+  int bad = floats(0, all ? 1 : FLOAT_STRIDE, &count, x, e, l, gr_test_math_floats_on_device,
+                   gr_expf, "gr_expf", gr_logf, "gr_logf");
   printf("%s 1 - gr_expf and gr_logf: the same bits on the device as on the host (%" PRIu64
          " floats%s)\n",
          bad ? "not ok" : "ok", count, all ? ", all of them" : "; GPUREDUCE_TEST_MATH=all for all");
@@ -154,7 +130,8 @@ int main(void) {
   printf("%s 2 - gr_exp and gr_log: the same bits on the device as on the host (%zu doubles)\n",
          bad2 ? "not ok" : "ok", (size_t)DOUBLES);
   count = 0;
-  int bad3 = terms(0, all ? 1 : FLOAT_STRIDE, &count, x, e, l);
+  int bad3 = floats(0, all ? 1 : FLOAT_STRIDE, &count, x, e, l, gr_test_math_terms_on_device,
+                    gr_expf_term, "gr_expf_term", term_of_magnitude, "gr_expf_term of -|x|");
   printf("%s 3 - gr_expf_term: the same bits on the device as on the host (%" PRIu64
          " floats and their negative magnitudes%s)\n",
          bad3 ? "not ok" : "ok", count, all ? ", all of them" : "; GPUREDUCE_TEST_MATH=all for all");
