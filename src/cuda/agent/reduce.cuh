@@ -322,25 +322,42 @@ __device__ __forceinline__ typename Op::Acc fold_edge_counted(const typename Op:
   return acc;
 }
 
-/* fold_edge for an operation that folds chunks whole (HasChunkFold): the
- * lane's chunks that start below n, each loaded element by element as far
- * as n and folded by Op::fold_run. */
+/* fold_edge for an operation that folds chunks whole (HasChunkFold):
+ * the lane's chunks that start below n, folded by Op::fold_run, loaded as
+ * fold_edge loads them (B chunks at once where they lie below n, element
+ * by element as far as n otherwise). */
 template <class Op>
 __device__ __forceinline__ typename Op::Acc fold_edge_chunks(const typename Op::In *x,
                                                              uint64_t n, uint64_t tile) {
   using In = typename Op::In;
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  constexpr int B = kEdgeChunks<In>;
   const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
   typename Op::Acc acc = Op::identity();
 #pragma unroll 1
-  for (int k = 0; k < kChunksPerLane; ++k) {
-    const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
-    if (first >= n) break; /* the rest lie past n */
-    const int count = n - first < (uint64_t)V ? (int)(n - first) : V;
-    In e[V];
+  for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
+    if (lane_first + (uint64_t)k0 * kThreads * V >= n) break; /* the rest lie past n */
+    const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
+    if (last + V <= n) {
+      In e[B][V];
 #pragma unroll
-    for (int j = 0; j < V; ++j) e[j] = j < count ? x[first + j] : In{};
-    acc = Op::fold_run(acc, e, 0, count);
+      for (int b = 0; b < B; ++b)
+#pragma unroll
+        for (int j = 0; j < V; ++j) e[b][j] = x[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
+#pragma unroll
+      for (int b = 0; b < B; ++b) acc = Op::fold_run(acc, e[b], 0, V);
+    } else {
+#pragma unroll 1
+      for (int k = k0; k < k0 + B; ++k) {
+        const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
+        if (first >= n) break;
+        const int count = n - first < (uint64_t)V ? (int)(n - first) : V;
+        In e[V];
+#pragma unroll
+        for (int j = 0; j < V; ++j) e[j] = j < count ? x[first + j] : In{};
+        acc = Op::fold_run(acc, e, 0, count);
+      }
+    }
   }
   return acc;
 }

@@ -89,7 +89,9 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
       In e[V];
       memcpy(e, &d[r].raw, sizeof e);
       if constexpr (HasChunkFold<Op>::value) {
-        /* each vector is one chunk of the order, n of its elements */
+        /* each vector is one chunk of the order, n of its elements, at
+         * j, a multiple of n (a power of two): a node of fold_run's
+         * pairwise tree, so the same sum as at 0 */
         for (int j = 0; j < d[r].count; j += (int)mask + 1)
           store_result<Op>(p, first + j / (mask + 1),
                            Op::fold_run(Op::identity(), e, j, j + (int)mask + 1), 1);

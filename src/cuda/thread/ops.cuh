@@ -734,7 +734,11 @@ template <gpureduce_type_t T> struct LogSumExp {
   /* The chunk fold (F16, BF16, F32) of the chunk's elements e[lo .. hi-1]
    * (hi > lo; the others are not in the vector): terms in float, their
    * pairwise sum over the V slots (a slot outside lo .. hi-1 is +0, which
-   * changes no sum of positive terms), one combine. */
+   * changes no sum of positive terms), one combine.  The sum is the
+   * order's sum of a chunk of hi - lo elements only where lo .. hi-1 is a
+   * node of the pairwise tree: lo == 0 (a chunk, or its first elements),
+   * or hi - lo a power of two that divides lo (a vector of the dense
+   * kernel, n dividing V). */
   template <int V>
   __device__ static Acc fold_run(const Acc &a, const In (&e)[V], int lo, int hi) {
     static_assert((V & (V - 1)) == 0, "a chunk of a power of two elements");
