@@ -709,7 +709,15 @@ template <gpureduce_type_t T> struct LogSumExp {
    *   m' > m:  (m', s E(m - m') + s')
    *   m' == m: (max(m, m'), s + s')    (E(0) == 1; max puts +0 above -0)
    *   m' < m:  (m, s + s' E(m' - m)) */
-  __device__ static Acc combine(const Acc &a, const Acc &b) {
+  __device__ static Acc combine(const Acc &a, const Acc &b) { return merge<false>(a, b); }
+  /* combine(a, lift(x)) (F64's fold of an element) */
+  __device__ static Acc fold_one(const Acc &a, In in) {
+    return merge<true>(a, Acc{E::widen(in), 1.0});
+  }
+  /* combine's body; UnitRight: b.s is 1 (a lifted element), so b.s E is E
+   * itself, a multiplication an element fewer in F64's element fold */
+  template <bool UnitRight>
+  __device__ static Acc merge(const Acc &a, const Acc &b) {
     if (is_nan(a.m) || is_nan(b.m)) return nan();
     const bool up = b.m > a.m;
     /* d = 0 where m == m': no inf - inf */
@@ -717,19 +725,9 @@ template <gpureduce_type_t T> struct LogSumExp {
                      : up       ? __dsub_rn((double)a.m, (double)b.m)
                                 : __dsub_rn((double)b.m, (double)a.m);
     const double e = gr_exp(d);
+    const double be = UnitRight ? e : __dmul_rn(b.s, e);
     return up ? Acc{b.m, __dadd_rn(__dmul_rn(a.s, e), b.s)}
-              : Acc{fmax(a.m, b.m), __dadd_rn(a.s, __dmul_rn(b.s, e))};
-  }
-  /* combine(a, lift(x)) (F64's fold of an element) */
-  __device__ static Acc fold_one(const Acc &a, In in) {
-    const W x = E::widen(in);
-    if (is_nan(a.m) || is_nan(x)) return nan();
-    const bool up = x > a.m;
-    const double d = x == a.m ? 0.0
-                     : up     ? __dsub_rn((double)a.m, (double)x)
-                              : __dsub_rn((double)x, (double)a.m);
-    const double e = gr_exp(d);
-    return up ? Acc{x, __dadd_rn(__dmul_rn(a.s, e), 1.0)} : Acc{fmax(a.m, x), __dadd_rn(a.s, e)};
+              : Acc{fmax(a.m, b.m), __dadd_rn(a.s, be)};
   }
   /* The chunk fold (F16, BF16, F32) of the chunk's elements e[lo .. hi-1]
    * (hi > lo; the others are not in the vector): terms in float, their
