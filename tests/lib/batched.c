@@ -271,6 +271,30 @@ void bb_row_lengths(void **state) {
   }
 }
 
+/* Vectors of 32, 64, 128 and 256 chunks and one past each, where the
+ * CUDA backend's vectors of one lane round change how many lanes a thread
+ * holds (J = 1, 2, 4, 8): rows (dense, misaligned) and columns, whose
+ * threads of a vector sit in a warp or in shared memory. */
+void bb_lane_regimes(void **state) {
+  (void)state;
+  int k = 0;
+  gpureduce_type_t type;
+  gpureduce_op_t op;
+  unsigned flags;
+  while (next_kind(&k, &type, &op, &flags)) {
+    const size_t v = tu_chunk_elems(type);
+    const size_t lengths[] = {32 * v, 32 * v + 1, 64 * v, 64 * v + 1,
+                              128 * v, 128 * v + 1, 256 * v, 256 * v - 1};
+    const enum bb_layout layouts[] = {BB_DENSE, BB_MISALIGNED, BB_COLUMNS};
+    const size_t batches[] = {5, 133, 37};
+    for (size_t li = 0; li < COUNT(lengths); ++li)
+      for (size_t a = 0; a < COUNT(layouts); ++a) {
+        const struct bb_shape sh = bb_layout(layouts[a], type, batches[a], lengths[li], 0);
+        bb_check_random(&sh, type, op, flags, "lanes a thread");
+      }
+  }
+}
+
 void bb_many_tiles(void **state) {
   (void)state;
   static const struct bb_kind kinds[] = {

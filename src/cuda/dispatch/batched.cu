@@ -112,6 +112,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
   const void *kernel;
   uint64_t grid;
   unsigned block = GR_LANES;
+  size_t smem = 0; /* dynamic shared memory: the segment kernel's columns form */
   if (element_stride == 1 && p.tiles >= 2) {
     kernel = k.tiles;
     /* the same bits by another grouping where the order cannot show */
@@ -124,12 +125,14 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     grid = ceil_div(ceil_div(batch * n, GR_CHUNK_BYTES / elem), (uint64_t)GR_LANES * gr::kRowsPerThread);
   } else if (chunks <= GR_LANES) {
     /* one lane round: G threads a vector, J lanes a thread */
-    const int form = element_stride != 1 && columns_like ? 1 : 0;
     const unsigned q = chunks <= 32 ? 0 : ceil_log2(ceil_div(chunks, 32));
+    p.form = element_stride != 1 && columns_like ? 1u : 0u;
+    p.j_log2 = q;
     p.g_log2 = chunks <= 32 ? ceil_log2(chunks ? chunks : 1) : 5;
-    kernel = k.segment[form][q];
+    kernel = k.segment[p.form][q];
     const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;
     grid = ceil_div(batch, (uint64_t)(GR_LANES >> p.g_log2) * rows);
+    if (p.form) smem = (size_t)rows * GR_LANES * k.acc_bytes;
   } else if (element_stride != 1 && columns_like) {
     kernel = k.columns;
     p.columns = batch >= 32 ? 32u : batch > 8 ? (unsigned)batch : 8u;
@@ -149,7 +152,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
   gr::DeviceGuard guard(h->device);
   if (guard.status() != cudaSuccess) return gr::cuda_fail(h, guard.status(), "cudaSetDevice");
   void *args[] = {&p};
-  const cudaError_t err = cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(block), args, 0,
+  const cudaError_t err = cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(block), args, smem,
                                            static_cast<cudaStream_t>(h->stream));
   if (err != cudaSuccess) return gr::cuda_fail(h, err, "cudaLaunchKernel");
   return GPUREDUCE_SUCCESS;

@@ -45,7 +45,9 @@ struct BatchedParams {
   uint64_t tiles;      /* tiles of one vector */
   uint64_t groups;     /* tile groups of one vector (tiles, columns kernels) */
   unsigned group_log2; /* log2 of tiles per group */
-  unsigned g_log2;     /* rows kernel: log2 of the threads sharing a vector */
+  unsigned g_log2;     /* segment kernel: log2 of the threads sharing a vector (G) */
+  unsigned j_log2;     /* segment kernel: log2 of the lanes a thread (J) */
+  unsigned form;       /* segment kernel: 0 rows, 1 columns */
   unsigned columns;    /* columns kernel: vectors per block */
   void *roots;         /* kBatchRoots roots of workspace */
   unsigned *tickets;   /* kBatchTickets tickets, zero between launches */

@@ -60,18 +60,17 @@ template <> struct FamilyOf<BatchedFamily> {
   static constexpr bool kF64 = true;
   template <class Op> static BatchedKernels of() {
     BatchedKernels k{};
-    k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 1>);
-    k.segment[0][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 2>);
-    k.segment[0][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 4>);
-    k.segment[0][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, false, 8>);
-    k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 1>);
-    k.segment[1][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 2>);
-    k.segment[1][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 4>);
-    k.segment[1][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, true, 8>);
+    k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 0>);
+    k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 1>);
+    k.segment[0][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, kSegmentRunTimeJ>);
+    k.segment[0][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
+    k.segment[0][2] = k.segment[1][1] = k.segment[1][2] = k.segment[0][1];
+    k.segment[1][3] = k.segment[0][3];
     k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
     k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
     k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
     k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);
+    k.acc_bytes = sizeof(typename Op::Acc);
     return k;
   }
   template <gpureduce_type_t T> static void exact(gpureduce_op_t op, BatchedKernels &k) {

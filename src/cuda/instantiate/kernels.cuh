@@ -30,11 +30,14 @@ struct ReduceKernels {
  * ReduceKernels::exact, for vectors of up to exact_max elements. */
 struct BatchedKernels {
   /* segment[f][q]: batched_segment_kernel in form f (0 rows, 1 columns)
-   * with J = 2^q lanes a thread */
+   * for J = 2^q lanes a thread: four kernels, J = 1 in each form, and
+   * J = 2 or 4 and J = 8, which read the form (and J) at run time */
   const void *segment[2][4];
   const void *dense, *warp, *tiles, *columns;
   const void *exact_tiles;
   uint64_t exact_max;
+  unsigned acc_bytes; /* sizeof(Op::Acc): the segment kernel's columns form
+                         takes R * 256 of them of dynamic shared memory */
 };
 
 /* segments_kernel<Op> (kernel/segments.cuh). */

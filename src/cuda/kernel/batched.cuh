@@ -118,77 +118,101 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
 template <class Op>
 constexpr int kSegmentKernelBlocks = sizeof(typename Op::Acc) > 16 ? 2 : 3;
 
+/* batched_segment_kernel's J and form where they are read at run time
+ * (p.j_log2, p.form). */
+constexpr int kSegmentRunTimeJ = 0;
+constexpr int kSegmentRunTimeForm = -1;
+
 /* Vectors of at most 256 chunks (one lane round): G = 2^g_log2 threads a
  * vector, thread t holding the J lanes t + G*j (j < J, G*J >= the
  * vector's chunks, one chunk each), and R = kRowsPerThread / J vectors a
  * thread (at least one), so that every thread has four to eight loads in
- * flight.  Rows (Columns false): the G threads of a vector are neighbours
- * in a warp, and the lane tree's levels below G are warp shuffles.
- * Columns: the threads of a warp hold neighbouring vectors (so their loads
- * are neighbouring elements), the G threads of a vector are 256/G apart,
- * and those levels go through shared memory.  The levels G*J/2 .. G are
- * each thread's own (lane j with j + J/2, then j + J/4, ...); the levels
- * above G*J combine empty lanes, the identity, and change nothing. */
-template <class Op, bool Columns, int J>
+ * flight.  Rows (form 0): the G threads of a vector are neighbours in a
+ * warp, and the lane tree's levels below G are warp shuffles.  Columns
+ * (form 1): the threads of a warp hold neighbouring vectors (so their
+ * loads are neighbouring elements), the G threads of a vector are 256/G
+ * apart, and those levels go through the launch's dynamic shared memory,
+ * R * kThreads accumulators.  The levels G*J/2 .. G are each thread's own
+ * (lane j with j + J/2, then j + J/4, ...); the levels above G*J combine
+ * empty lanes, the identity, and change nothing.
+ *
+ * Four kernels an operation: J = 1 in each form (inlined gathers, four
+ * vectors a thread; both forms in one kernel took 2 to 9 registers more,
+ * ptxas on sm_90, a resident block fewer for the f32 and f64 sums, MIN
+ * and MAX), J = 2 or 4 (JT = kSegmentRunTimeJ, J = 2^p.j_log2) and J = 8
+ * (eight loads of one vector), whose form is p.form.  A thread's S = J*R chunks
+ * are slots i = j*R + r (lane j of its vector r), so the level that pairs
+ * lanes j and j + h pairs slots i and i + h*R, and vector r's value ends
+ * in slot r. */
+template <class Op, int JT, int Form = kSegmentRunTimeForm>
 __global__ void __launch_bounds__(kThreads, kSegmentKernelBlocks<Op>)
 batched_segment_kernel(const BatchedParams p) {
   using Acc = typename Op::Acc;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
-  constexpr int R = J >= kRowsPerThread ? 1 : kRowsPerThread / J;
-  __shared__ Acc tree[Columns ? R : 1][Columns ? kThreads : 1];
+  static_assert(kRowsPerThread == 4, "slot counts below assume four chunks a thread");
+  static_assert(JT == 1 || JT == 8 || JT == kSegmentRunTimeJ, "J = 1, 8, or 2 and 4 at run time");
+  static_assert(JT == 1 || Form == kSegmentRunTimeForm, "only J = 1 has a kernel a form");
+  constexpr int S = JT == 8 ? 8 : kRowsPerThread;             /* J*R */
+  constexpr int RMax = JT == kSegmentRunTimeJ ? S / 2 : S / (JT ? JT : 1);
+  const unsigned jl = JT == kSegmentRunTimeJ ? p.j_log2 : JT == 8 ? 3u : 0u;
+  const unsigned rl = (S == 8 ? 3u : 2u) - jl; /* log2 R */
+  const unsigned R = 1u << rl;
+  extern __shared__ __align__(16) unsigned char segment_tree[];
+  Acc *tree = reinterpret_cast<Acc *>(segment_tree); /* [r * kThreads + thread] */
+  const bool columns = Form == kSegmentRunTimeForm ? p.form != 0 : Form == 1;
   const unsigned G = 1u << p.g_log2;
   const uint64_t per_step = kThreads >> p.g_log2;
-  const unsigned t = Columns ? threadIdx.x >> (8 - p.g_log2) : threadIdx.x & (G - 1);
-  const uint64_t slot = Columns ? threadIdx.x & (per_step - 1) : threadIdx.x >> p.g_log2;
+  const unsigned t = columns ? threadIdx.x >> (8 - p.g_log2) : threadIdx.x & (G - 1);
+  const uint64_t slot = columns ? threadIdx.x & (per_step - 1) : threadIdx.x >> p.g_log2;
   for (uint64_t base = (uint64_t)blockIdx.x * per_step * R; base < p.batch;
        base += (uint64_t)gridDim.x * per_step * R) {
-    ChunkData c[R][J];
+    ChunkData c[S];
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const uint64_t b = base + r * per_step + slot;
-#pragma unroll
-      for (int j = 0; j < J; ++j) {
-        c[r][j].count = 0;
-        if (b < p.batch)
-          c[r][j] = load_vector_chunk<typename Op::In, J == 1>(
-              vector_at<Op>(p, b), p.element_stride, p.n, (uint64_t)(t + G * j) * V);
-      }
+    for (int i = 0; i < S; ++i) {
+      const uint64_t b = base + ((unsigned)i & (R - 1)) * per_step + slot;
+      c[i].count = 0;
+      if (b < p.batch)
+        c[i] = load_vector_chunk<typename Op::In, JT == 1>(
+            vector_at<Op>(p, b), p.element_stride, p.n, (uint64_t)(t + G * (i >> rl)) * V);
     }
-    Acc a[R];
+    Acc v[S];
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      Acc v[J];
-#pragma unroll
-      for (int j = 0; j < J; ++j) {
-        v[j] = Op::identity();
-        fold_loaded<Op>(v[j], c[r][j], (uint64_t)(t + G * j) * V);
-      }
-#pragma unroll
-      for (int h = J / 2; h >= 1; h /= 2)
-#pragma unroll
-        for (int j = 0; j < h; ++j) v[j] = Op::combine(v[j], v[j + h]);
-      a[r] = v[0];
-      if (!Columns) a[r] = segment_lane_tree<Op>(a[r], (int)G); /* the whole warp takes part */
+    for (int i = 0; i < S; ++i) {
+      v[i] = Op::identity();
+      fold_loaded<Op>(v[i], c[i], (uint64_t)(t + G * (i >> rl)) * V);
     }
-    if (Columns && G > 1) {
+    /* the levels h = J/2 .. 1 of the thread's lanes: slots d = h*R apart */
 #pragma unroll
-      for (int r = 0; r < R; ++r) tree[r][threadIdx.x] = a[r];
+    for (int d = S / 2; d >= 1; d /= 2)
+      if ((unsigned)d >= R)
+#pragma unroll
+        for (int i = 0; i < d; ++i) v[i] = Op::combine(v[i], v[i + d]);
+    if (!columns) {
+#pragma unroll
+      for (int r = 0; r < RMax; ++r) /* the whole warp takes part */
+        if ((unsigned)r < R) v[r] = segment_lane_tree<Op>(v[r], (int)G);
+    } else if (G > 1) {
+#pragma unroll
+      for (int r = 0; r < RMax; ++r)
+        if ((unsigned)r < R) tree[r * kThreads + threadIdx.x] = v[r];
       for (unsigned s = G / 2; s >= 1; s >>= 1) {
         __syncthreads();
         if (t < s) {
 #pragma unroll
-          for (int r = 0; r < R; ++r) {
-            a[r] = Op::combine(a[r], tree[r][threadIdx.x + s * per_step]);
-            tree[r][threadIdx.x] = a[r];
+          for (int r = 0; r < RMax; ++r) {
+            if ((unsigned)r < R) {
+              v[r] = Op::combine(v[r], tree[r * kThreads + threadIdx.x + s * per_step]);
+              tree[r * kThreads + threadIdx.x] = v[r];
+            }
           }
         }
       }
       __syncthreads(); /* tree is free for the next step */
     }
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
+    for (int r = 0; r < RMax; ++r) {
       const uint64_t b = base + r * per_step + slot;
-      if (t == 0 && b < p.batch) store_result<Op>(p, b, a[r], p.n > 0);
+      if ((unsigned)r < R && t == 0 && b < p.batch) store_result<Op>(p, b, v[r], p.n > 0);
     }
   }
 }
