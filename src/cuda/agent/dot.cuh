@@ -85,9 +85,14 @@ __device__ __noinline__ typename Op::Acc lane_edge_dot(const typename Op::In *x,
   using Acc = typename Op::Acc;
   using P = ElementPair<In>;
   constexpr int B = kEdgeChunks<In> > 1 ? kEdgeChunks<In> / 2 : 1;
-  return fold_edge<Acc, P, GR_CHUNK_BYTES / sizeof(In), B>(
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  return fold_edge<Acc, P, V, B>(
       Op::identity(), n, tile, [&](uint64_t i) { return P{x[i], y[i]}; },
-      [](const Acc &acc, const P &e, uint64_t i) { return Op::combine(acc, Op::lift2(e.x, e.y, i)); });
+      [](const Acc &acc, const P (&e)[V], uint64_t first, int count) {
+        return fold_each(acc, e, first, count, [](const Acc &a, const P &p, uint64_t i) {
+          return Op::combine(a, Op::lift2(p.x, p.y, i));
+        });
+      });
 }
 
 /* One input of AgentDot: its elements, its address modulo 16 and the

@@ -220,16 +220,17 @@ __device__ __forceinline__ typename Op::Acc fold_shifted(const uint4 (&a)[kChunk
 
 /* The lane value of an edge tile, a tile that touches an end of its
  * vector (lane_edge, lane_edge_dot): the lane's elements below n only,
- * each loaded by load(i) (its element i, or for two inputs the pair) and
- * combined by fold(acc, loaded, i), in index order.  Where the next B
- * chunks lie wholly below n, their elements are all loaded before any is
- * combined, so those loads are in flight together; combining each element
- * as it came kept one load in flight at a time for the ops whose combine
- * branches (the arg ops, float min and max, mean_var): 128 round trips a
- * tile for 8-bit elements.  The chunks that reach past n are loaded
- * element by element, and the lane stops at its first chunk that starts
- * at or past n (H200, 8-bit arg ops at n = 2^10: 5.1 us, against 7.6
- * walking the rest). */
+ * each loaded by load(i) (its element i, or for two inputs the pair), a
+ * chunk's at a time combined by fold(acc, e, first, count), which folds
+ * the chunk's elements e[0 .. count-1] (of indices first ..) in index
+ * order.  Where the next B chunks lie wholly below n, their elements are
+ * all loaded before any is combined, so those loads are in flight
+ * together; combining each element as it came kept one load in flight at
+ * a time for the ops whose combine branches (the arg ops, float min and
+ * max, mean_var): 128 round trips a tile for 8-bit elements.  The chunks
+ * that reach past n are loaded element by element as far as n, and the
+ * lane stops at its first chunk that starts at or past n (H200, 8-bit arg
+ * ops at n = 2^10: 5.1 us, against 7.6 walking the rest). */
 template <class Acc, class E, int V, int B, class Load, class Fold>
 __device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Load &&load,
                                          Fold &&fold) {
@@ -245,21 +246,31 @@ __device__ __forceinline__ Acc fold_edge(Acc acc, uint64_t n, uint64_t tile, Loa
 #pragma unroll
         for (int j = 0; j < V; ++j) e[b][j] = load(lane_first + (uint64_t)(k0 + b) * kThreads * V + j);
 #pragma unroll
-      for (int b = 0; b < B; ++b) {
-        const uint64_t first = lane_first + (uint64_t)(k0 + b) * kThreads * V;
-#pragma unroll
-        for (int j = 0; j < V; ++j) acc = fold(acc, e[b][j], first + j);
-      }
+      for (int b = 0; b < B; ++b)
+        acc = fold(acc, e[b], lane_first + (uint64_t)(k0 + b) * kThreads * V, V);
     } else {
 #pragma unroll 1
       for (int k = k0; k < k0 + B; ++k) {
         const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
         if (first >= n) break;
-        for (int j = 0; j < V; ++j)
-          if (first + j < n) acc = fold(acc, load(first + j), first + j);
+        const int count = n - first < (uint64_t)V ? (int)(n - first) : V;
+        E e[V];
+#pragma unroll
+        for (int j = 0; j < V; ++j) e[j] = j < count ? load(first + j) : E{};
+        acc = fold(acc, e, first, count);
       }
     }
   }
+  return acc;
+}
+
+/* fold_edge's fold from the fold of one element, fold(acc, e, i). */
+template <class Acc, class E, int V, class Fold>
+__device__ __forceinline__ Acc fold_each(Acc acc, const E (&e)[V], uint64_t first, int count,
+                                         Fold &&fold) {
+#pragma unroll
+  for (int j = 0; j < V; ++j)
+    if (j < count) acc = fold(acc, e[j], first + j);
   return acc;
 }
 
@@ -322,62 +333,28 @@ __device__ __forceinline__ typename Op::Acc fold_edge_counted(const typename Op:
   return acc;
 }
 
-/* fold_edge for an operation that folds chunks whole (HasChunkFold):
- * the lane's chunks that start below n, folded by Op::fold_run, loaded as
- * fold_edge loads them (B chunks at once where they lie below n, element
- * by element as far as n otherwise). */
-template <class Op>
-__device__ __forceinline__ typename Op::Acc fold_edge_chunks(const typename Op::In *x,
-                                                             uint64_t n, uint64_t tile) {
-  using In = typename Op::In;
-  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
-  constexpr int B = kEdgeChunks<In>;
-  const uint64_t lane_first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V;
-  typename Op::Acc acc = Op::identity();
-#pragma unroll 1
-  for (int k0 = 0; k0 < kChunksPerLane; k0 += B) {
-    if (lane_first + (uint64_t)k0 * kThreads * V >= n) break; /* the rest lie past n */
-    const uint64_t last = lane_first + (uint64_t)(k0 + B - 1) * kThreads * V;
-    if (last + V <= n) {
-      In e[B][V];
-#pragma unroll
-      for (int b = 0; b < B; ++b)
-#pragma unroll
-        for (int j = 0; j < V; ++j) e[b][j] = x[lane_first + (uint64_t)(k0 + b) * kThreads * V + j];
-#pragma unroll
-      for (int b = 0; b < B; ++b) acc = Op::fold_run(acc, e[b], 0, V);
-    } else {
-#pragma unroll 1
-      for (int k = k0; k < k0 + B; ++k) {
-        const uint64_t first = lane_first + (uint64_t)k * kThreads * V;
-        if (first >= n) break;
-        const int count = n - first < (uint64_t)V ? (int)(n - first) : V;
-        In e[V];
-#pragma unroll
-        for (int j = 0; j < V; ++j) e[j] = j < count ? x[first + j] : In{};
-        acc = Op::fold_run(acc, e, 0, count);
-      }
-    }
-  }
-  return acc;
-}
-
 /* Lane value of a tile that touches an end of the vector x[0 .. n-1]
- * (fold_edge, fold_edge_counted or fold_edge_chunks): nothing outside it
- * is read. */
+ * (fold_edge, by chunks where the operation folds chunks whole, or
+ * fold_edge_counted): nothing outside it is read. */
 template <class Op>
 __device__ __noinline__ typename Op::Acc lane_edge(const typename Op::In *x,
                                                    uint64_t n, uint64_t tile) {
   using In = typename Op::In;
   using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
   if constexpr (HasCountedFold<Op>::value) {
     return fold_edge_counted<Op>(x, n, tile);
-  } else if constexpr (HasChunkFold<Op>::value) {
-    return fold_edge_chunks<Op>(x, n, tile);
   } else {
-    return fold_edge<Acc, In, GR_CHUNK_BYTES / sizeof(In), kEdgeChunks<In>>(
+    return fold_edge<Acc, In, V, kEdgeChunks<In>>(
         Op::identity(), n, tile, [&](uint64_t i) { return x[i]; },
-        [](const Acc &acc, const In &e, uint64_t i) { return fold_element<Op>(acc, e, i); });
+        [](const Acc &acc, const In (&e)[V], uint64_t first, int count) {
+          if constexpr (HasChunkFold<Op>::value)
+            return Op::fold_run(acc, e, 0, count);
+          else
+            return fold_each(acc, e, first, count, [](const Acc &a, const In &el, uint64_t i) {
+              return fold_element<Op>(a, el, i);
+            });
+        });
   }
 }
 
