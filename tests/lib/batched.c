@@ -271,10 +271,11 @@ void bb_row_lengths(void **state) {
   }
 }
 
-/* Vectors of 32, 64, 128 and 256 chunks and one past each, where the
- * CUDA backend's vectors of one lane round change how many lanes a thread
- * holds (J = 1, 2, 4, 8): rows (dense, misaligned) and columns, whose
- * threads of a vector sit in a warp or in shared memory. */
+/* Vectors of 32, 64 and 128 chunks and one element more, and of 256
+ * chunks and one element less: where the CUDA backend's vectors of one
+ * lane round change how many lanes a thread holds (J = 1, 2, 4, 8), as
+ * rows (dense, misaligned) and columns, whose threads of a vector sit in
+ * a warp or in shared memory. */
 void bb_lane_regimes(void **state) {
   (void)state;
   int k = 0;

@@ -140,10 +140,10 @@ constexpr int kSegmentRunTimeForm = -1;
  * vectors a thread; both forms in one kernel took 2 to 9 registers more,
  * ptxas on sm_90, a resident block fewer for the f32 and f64 sums, MIN
  * and MAX), J = 2 or 4 (JT = kSegmentRunTimeJ, J = 2^p.j_log2) and J = 8
- * (eight loads of one vector), whose form is p.form.  A thread's S = J*R chunks
- * are slots i = j*R + r (lane j of its vector r), so the level that pairs
- * lanes j and j + h pairs slots i and i + h*R, and vector r's value ends
- * in slot r. */
+ * (eight loads of one vector), whose form is p.form.  A thread's S = J*R
+ * chunks are slots i = j*R + r (lane j of its vector r), so the level
+ * that pairs lanes j and j + h pairs slots i and i + h*R, and vector r's
+ * value ends in slot r. */
 template <class Op, int JT, int Form = kSegmentRunTimeForm>
 __global__ void __launch_bounds__(kThreads, kSegmentKernelBlocks<Op>)
 batched_segment_kernel(const BatchedParams p) {
@@ -152,7 +152,7 @@ batched_segment_kernel(const BatchedParams p) {
   static_assert(kRowsPerThread == 4, "slot counts below assume four chunks a thread");
   static_assert(JT == 1 || JT == 8 || JT == kSegmentRunTimeJ, "J = 1, 8, or 2 and 4 at run time");
   static_assert(JT == 1 || Form == kSegmentRunTimeForm, "only J = 1 has a kernel a form");
-  constexpr int S = JT == 8 ? 8 : kRowsPerThread;             /* J*R */
+  constexpr int S = JT == 8 ? 8 : kRowsPerThread; /* J*R */
   constexpr int RMax = JT == kSegmentRunTimeJ ? S / 2 : S / (JT ? JT : 1);
   const unsigned jl = JT == kSegmentRunTimeJ ? p.j_log2 : JT == 8 ? 3u : 0u;
   const unsigned rl = (S == 8 ? 3u : 2u) - jl; /* log2 R */
