@@ -245,6 +245,17 @@ void bb_check_random(const struct bb_shape *sh, gpureduce_type_t type, gpureduce
 
 /* ---- tests: shapes ------------------------------------------------------------ */
 
+/* Every length of lengths[] in every layouts[k] with batches[k] vectors. */
+static void check_lengths(gpureduce_type_t type, gpureduce_op_t op, unsigned flags,
+                          const size_t *lengths, size_t count, const enum bb_layout *layouts,
+                          const size_t *batches, size_t layout_count, const char *label) {
+  for (size_t li = 0; li < count; ++li)
+    for (size_t k = 0; k < layout_count; ++k) {
+      const struct bb_shape sh = bb_layout(layouts[k], type, batches[k], lengths[li], 0);
+      bb_check_random(&sh, type, op, flags, label);
+    }
+}
+
 void bb_row_lengths(void **state) {
   (void)state;
   int k = 0;
@@ -257,42 +268,25 @@ void bb_row_lengths(void **state) {
     const size_t shorts[] = {1, 2, v - 1, v, v + 1, 31, 32, 33, 255, 256, 257};
     const size_t batches[] = {1, 2, 3, 133};
     const enum bb_layout layouts[] = {BB_DENSE, BB_PADDED, BB_MISALIGNED, BB_DENSE};
-    for (size_t li = 0; li < COUNT(shorts); ++li)
-      for (size_t bi = 0; bi < COUNT(batches); ++bi) {
-        const struct bb_shape sh = bb_layout(layouts[bi], type, batches[bi], shorts[li], 0);
-        bb_check_random(&sh, type, op, flags, "batched rows");
-      }
+    check_lengths(type, op, flags, shorts, COUNT(shorts), layouts, batches, COUNT(layouts),
+                  "batched rows");
+    /* 32, 64 and 128 chunks and one element more, 256 chunks and one
+     * element less: where the CUDA backend's vectors of one lane round
+     * change how many lanes a thread holds (J = 1, 2, 4, 8), as rows and
+     * as columns, whose threads of a vector sit in a warp or in shared
+     * memory */
+    const size_t lanes[] = {32 * v,  32 * v + 1,  64 * v,  64 * v + 1,
+                            128 * v, 128 * v + 1, 256 * v, 256 * v - 1};
+    const size_t lane_batches[] = {5, 133, 37};
+    const enum bb_layout lane_layouts[] = {BB_DENSE, BB_MISALIGNED, BB_COLUMNS};
+    check_lengths(type, op, flags, lanes, COUNT(lanes), lane_layouts, lane_batches,
+                  COUNT(lane_layouts), "lanes a thread");
     const size_t longs[] = {te - 1, te, te + 1, 3 * te + 5};
     for (size_t li = 0; li < COUNT(longs); ++li) {
       const struct bb_shape sh =
           bb_layout(li % 2 ? BB_MISALIGNED : BB_DENSE, type, li < 3 ? 3 : 2, longs[li], 0);
       bb_check_random(&sh, type, op, flags, "batched rows");
     }
-  }
-}
-
-/* Vectors of 32, 64 and 128 chunks and one element more, and of 256
- * chunks and one element less: where the CUDA backend's vectors of one
- * lane round change how many lanes a thread holds (J = 1, 2, 4, 8), as
- * rows (dense, misaligned) and columns, whose threads of a vector sit in
- * a warp or in shared memory. */
-void bb_lane_regimes(void **state) {
-  (void)state;
-  int k = 0;
-  gpureduce_type_t type;
-  gpureduce_op_t op;
-  unsigned flags;
-  while (next_kind(&k, &type, &op, &flags)) {
-    const size_t v = tu_chunk_elems(type);
-    const size_t lengths[] = {32 * v, 32 * v + 1, 64 * v, 64 * v + 1,
-                              128 * v, 128 * v + 1, 256 * v, 256 * v - 1};
-    const enum bb_layout layouts[] = {BB_DENSE, BB_MISALIGNED, BB_COLUMNS};
-    const size_t batches[] = {5, 133, 37};
-    for (size_t li = 0; li < COUNT(lengths); ++li)
-      for (size_t a = 0; a < COUNT(layouts); ++a) {
-        const struct bb_shape sh = bb_layout(layouts[a], type, batches[a], lengths[li], 0);
-        bb_check_random(&sh, type, op, flags, "lanes a thread");
-      }
   }
 }
 

@@ -95,7 +95,6 @@ void bb_check_random(const struct bb_shape *sh, gpureduce_type_t type, gpureduce
 
 /* The tests; BATCHED_TESTS lists them for a CMUnitTest array. */
 void bb_row_lengths(void **state);
-void bb_lane_regimes(void **state);
 void bb_many_tiles(void **state);
 void bb_large_batch(void **state);
 void bb_layouts(void **state);
@@ -106,10 +105,10 @@ void bb_empty_batch(void **state);
 void bb_errors_leave_output(void **state);
 
 #define BATCHED_TESTS                                                                  \
-  cmocka_unit_test(bb_row_lengths), cmocka_unit_test(bb_lane_regimes),                 \
-      cmocka_unit_test(bb_many_tiles), cmocka_unit_test(bb_large_batch),               \
-      cmocka_unit_test(bb_layouts), cmocka_unit_test(bb_pointer_offsets),              \
-      cmocka_unit_test(bb_special_values), cmocka_unit_test(bb_empty_vectors),         \
-      cmocka_unit_test(bb_empty_batch), cmocka_unit_test(bb_errors_leave_output)
+  cmocka_unit_test(bb_row_lengths), cmocka_unit_test(bb_many_tiles),                   \
+      cmocka_unit_test(bb_large_batch), cmocka_unit_test(bb_layouts),                  \
+      cmocka_unit_test(bb_pointer_offsets), cmocka_unit_test(bb_special_values),       \
+      cmocka_unit_test(bb_empty_vectors), cmocka_unit_test(bb_empty_batch),            \
+      cmocka_unit_test(bb_errors_leave_output)
 
 #endif /* GPUREDUCE_BATCHED_H */
