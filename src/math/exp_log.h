@@ -10,6 +10,9 @@
  *   double gr_log(double x)    error < 0.52 ulp
  *   float  gr_expf_term(float d)  e^d for d <= 0, error < 1.02 ulp; +0
  *                              below -86 (LOGSUMEXP's terms)
+ *   float  gr_expf_diff(float a, float b)  e^(a - b) for a <= b, the
+ *                              difference exact, error < 1.02 ulp; +0
+ *                              below -86 (LOGSUMEXP's scales)
  *
  * Header-only, the bottom layer of src/ (it includes nothing from src/ but
  * its own tables, exp_log_tables.h).  In C the functions are static
@@ -310,6 +313,25 @@ GR_MATH_FN double gr_exp(double x) {
   return (y * gr_math_pow2(e + 64)) * 0x1p-64; /* one rounding, to subnormal */
 }
 
+/* e^(d + lo) in float for -86 <= d <= 0 and |lo| <= 2^-18 (lo == 0
+ * and WithLo == 0 for gr_expf_term), the method gr_expf_term states: k
+ * from d alone, lo added to the reduced argument r, so that |r| <= ln2/64
+ * + 2^-18. */
+GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
+  const float shift = 0x1.8p23f; /* rounds to an integer, ties to even */
+  const float s = d * GR_MATH_EXPF_INV_L + shift;
+  const float kf = s - shift;
+  const int32_t k = (int32_t)(gr_math_float_bits(s) - gr_math_float_bits(shift));
+  const float r0 = (d - kf * GR_MATH_EXPF_L1) - kf * GR_MATH_EXPF_L2;
+  const float r = with_lo ? r0 + lo : r0;
+  const float p = r + (r * r) * (0.5f + r * GR_MATH_EXPF_C3);
+  const float t = GR_MATH_TABLE(expf)[k & 31];
+  const float y = t + t * p;
+  /* k >> 5 as a floor without an arithmetic shift of a negative number */
+  const uint32_t scale = (uint32_t)((k - (k & 31)) / 32) << 23;
+  return gr_math_float_from_bits(gr_math_float_bits(y) + scale);
+}
+
 /*
  * gr_expf_term: e^d in float for a float d <= 0, the term of LOGSUMEXP's
  * chunk fold (doc/ORDER.md), where d = x - max is rounded to float.
@@ -324,23 +346,40 @@ GR_MATH_FN double gr_exp(double x) {
  *   Error: below 1.02 ulp of the float result for -86 <= d <= 0 (tests/math
  *   measures every such float against MPFR); exact 1 for d = +-0.
  *   Special cases: d < -86, -inf and NaN give +0 (e^-86 < 2^-124: such a
- *   term is below 2^-124 of the chunk's largest term, which is 1).
+ *   term is below 2^-124 of the chunk's largest term, which is 1).  d > 0
+ *   is outside the domain (no fold passes one): its result is unspecified
+ *   and may differ between the backends.
  *   Cost: 14 FP32 operations (4 multiplications, 10 additions), one
  *   table load, 4 integer operations; no FP64 operation, no conversion.
  */
 GR_MATH_FN float gr_expf_term(float d) {
   if (!(d >= -86.0f)) return 0.0f;
-  const float shift = 0x1.8p23f; /* rounds to an integer, ties to even */
-  const float s = d * GR_MATH_EXPF_INV_L + shift;
-  const float kf = s - shift;
-  const int32_t k = (int32_t)(gr_math_float_bits(s) - gr_math_float_bits(shift));
-  const float r = (d - kf * GR_MATH_EXPF_L1) - kf * GR_MATH_EXPF_L2;
-  const float p = r + (r * r) * (0.5f + r * GR_MATH_EXPF_C3);
-  const float t = GR_MATH_TABLE(expf)[k & 31];
-  const float y = t + t * p;
-  /* k >> 5 as a floor without an arithmetic shift of a negative number */
-  const uint32_t scale = (uint32_t)((k - (k & 31)) / 32) << 23;
-  return gr_math_float_from_bits(gr_math_float_bits(y) + scale);
+  return gr_math_expf_core(d, 0.0f, 0);
+}
+
+/*
+ * gr_expf_diff: e^(a - b) in float for floats a <= b, the difference
+ * taken exactly: the scale of a chunk's sum, or of the running sum, in
+ * LOGSUMEXP's chunk fold (doc/ORDER.md), where a and b are two maxima.
+ *   Method: d = a - b rounded to float and its rounding error lo, exactly
+ *   (Knuth's TwoSum: d + lo == a - b), then gr_expf_term's method with k
+ *   from d and lo added to the reduced argument (|lo| <= 2^-18 where
+ *   d >= -86).
+ *   Error: below 1.02 ulp of the float result for a - b in [-86, 0]
+ *   (tests/math measures it against MPFR on every float a below 0.7 and
+ *   on random pairs); exact 1 for a == b.
+ *   Special cases: a == b gives 1, infinities included; a - b below -86,
+ *   an infinite difference and a NaN give +0.  a > b is outside the
+ *   domain, as for gr_expf_term.
+ *   Cost: gr_expf_term's and 6 FP32 additions.
+ */
+GR_MATH_FN float gr_expf_diff(float a, float b) {
+  if (a == b) return 1.0f;
+  const float d = a - b;
+  if (!(d >= -86.0f)) return 0.0f;
+  const float z = d - a; /* TwoSum(a, -b) */
+  const float lo = (a - (d - z)) + (-b - z);
+  return gr_math_expf_core(d, lo, 1);
 }
 
 /* exp(x) rounded to float for a float x in [-104, 89] whose fast path

@@ -16,7 +16,8 @@ extern "C" {
 #endif
 int gr_test_math_floats_on_device(const float *x, float *e, float *l, size_t n);
 int gr_test_math_doubles_on_device(const double *x, double *e, double *l, size_t n);
-/* gr_expf_term of x[0..n) into t, and (t) gr_expf_term of -|x| into l */
+/* gr_expf_diff(-|x|, 0.7) of x[0..n) into t, and gr_expf_term(-|x|)
+ * into l: the two float exps of LOGSUMEXP in their domains */
 int gr_test_math_terms_on_device(const float *x, float *t, float *l, size_t n);
 const char *gr_test_math_error_string(int status);
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /*
  * test-math.c - src/math/exp_log.h gives the same bits on the GPU as on
- * the host: gr_expf, gr_logf, gr_exp, gr_log and gr_expf_term computed by a kernel
+ * the host: gr_expf, gr_logf, gr_exp, gr_log, gr_expf_term and gr_expf_diff
+ * (in their domains) computed by a kernel
  * (tests/cuda/math-kernels.cu, nvcc -fmad=false) and by this C file (the
  * host compiler, -ffp-contract=off), compared bit for bit.
  *
@@ -40,8 +41,10 @@ static double unit(uint64_t *s) { return (double)(next_u64(s) >> 11) * 0x1p-53; 
 typedef int (*device_pair)(const float *, float *, float *, size_t);
 typedef float (*host_fn)(float);
 
-/* gr_expf_term of -|x|: its domain, d <= 0, from every float. */
+/* gr_expf_term of -|x|: its domain, d <= 0, from every float; and
+ * gr_expf_diff of -|x| and 0.7, whose difference is rarely a float. */
 static float term_of_magnitude(float x) { return gr_expf_term(-fabsf(x)); }
+static float diff_of_magnitude(float x) { return gr_expf_diff(-fabsf(x), 0.7f); }
 
 /* The floats with bit patterns first, first + stride, ...: `device`
  * computes fa and fb of each (named na and nb) on the GPU into a and b;
@@ -131,9 +134,10 @@ int main(void) {
          bad2 ? "not ok" : "ok", (size_t)DOUBLES);
   count = 0;
   int bad3 = floats(0, all ? 1 : FLOAT_STRIDE, &count, x, e, l, gr_test_math_terms_on_device,
-                    gr_expf_term, "gr_expf_term", term_of_magnitude, "gr_expf_term of -|x|");
-  printf("%s 3 - gr_expf_term: the same bits on the device as on the host (%" PRIu64
-         " floats and their negative magnitudes%s)\n",
+                    diff_of_magnitude, "gr_expf_diff of -|x| and 0.7", term_of_magnitude,
+                    "gr_expf_term of -|x|");
+  printf("%s 3 - gr_expf_term and gr_expf_diff: the same bits on the device as on the host (%" PRIu64
+         " floats' negative magnitudes%s)\n",
          bad3 ? "not ok" : "ok", count, all ? ", all of them" : "; GPUREDUCE_TEST_MATH=all for all");
   free(x);
   free(e);

@@ -6,7 +6,8 @@
  * on random doubles over the whole range and at the edges; the special
  * cases as C99's Annex F gives them; gr_expf_term, LOGSUMEXP's float
  * terms, within its stated bound on a stride through [-86, 0] (every
- * float of it with GPUREDUCE_TEST_MATH=all).  make check-exhaustive
+ * float of it with GPUREDUCE_TEST_MATH=all), and gr_expf_diff, its
+ * scales, on a stride below 0.7 and on random pairs.  make check-exhaustive
  * (tests/math/exhaustive.c) compares all 2^32 floats.
  *
  * Without MPFR at configure time the program prints a TAP skip.
@@ -319,6 +320,97 @@ static void float_term(void **state) {
              "gr_expf_term(-86) = %a, a normal float within the bound", (double)at86);
 }
 
+/* ---- gr_expf_diff ------------------------------------------------------------ */
+
+/* |y - e^(a - b)| in ulps of float at e^(a - b), the difference exact (320
+ * bits hold the difference of any two floats), e^(a - b) by MPFR to 80
+ * bits; -1 where a - b is outside [-86, 0], the function's domain of
+ * results within the bound. */
+static double diff_ulp_error(float a, float b, float y) {
+  mpfr_t d, r;
+  mpfr_init2(d, 320);
+  mpfr_init2(r, 80);
+  mpfr_set_flt(d, a, MPFR_RNDN);
+  mpfr_sub_d(d, d, (double)b, MPFR_RNDN); /* exact */
+  double err = -1;
+  if (mpfr_cmp_si(d, -86) >= 0 && mpfr_sgn(d) <= 0) {
+    mpfr_exp(r, d, MPFR_RNDN);
+    const long e = (long)mpfr_get_exp(r) - 1 - 23;
+    mpfr_sub_d(r, r, (double)y, MPFR_RNDN);
+    mpfr_mul_2si(r, r, -e, MPFR_RNDN);
+    err = fabs(mpfr_get_d(r, MPFR_RNDN));
+  }
+  mpfr_clears(d, r, (mpfr_ptr)0);
+  return err;
+}
+
+/* One pair (a, b): within TERM_BOUND where a - b is in [-86, 0], else +0
+ * below -86. */
+static void check_diff(float a, float b, struct ulp_stats *st, uint64_t *over) {
+  const float y = gr_expf_diff(a, b);
+  const double err = diff_ulp_error(a, b, y);
+  if (err < 0) {
+    if ((double)a - (double)b < -86.0 && gr_math_float_bits(y) != 0 && (*over)++ < 10)
+      fail_msg("gr_expf_diff(%a, %a) = %a, not +0 below -86", (double)a, (double)b, (double)y);
+    return;
+  }
+  st->n++;
+  if (err > st->max) {
+    st->max = err;
+    st->at = (double)a - (double)b;
+  }
+  if (err > TERM_BOUND && (*over)++ < 10)
+    fail_msg("gr_expf_diff(%a, %a) = %a, %.4f ulps from e^(a - b), more than %.2f", (double)a,
+             (double)b, (double)y, err, TERM_BOUND);
+}
+
+/* LOGSUMEXP's scales: gr_expf_diff within TERM_BOUND ulps of e^(a - b) for
+ * every FLOAT_STRIDE-th float a below b = 0.7 (all of them with
+ * GPUREDUCE_TEST_MATH=all), where a - b is rarely a float, and for random
+ * pairs of every magnitude whose difference is in [-86, 0]; its special
+ * cases. */
+static void float_diff(void **state) {
+  (void)state;
+  const char *mode = getenv("GPUREDUCE_TEST_MATH");
+  const int all = mode && strcmp(mode, "all") == 0;
+  struct ulp_stats st = {0, 0, 0};
+  uint64_t over = 0;
+  const float b = 0.7f;
+  for (uint64_t u = 0; u <= 0xffffffffu; u += all ? 1 : FLOAT_STRIDE) {
+    const float a = gr_math_float_from_bits((uint32_t)u);
+    if (a <= b && (double)a - (double)b >= -87.0) check_diff(a, b, &st, &over);
+  }
+  tu_rng r;
+  tu_rng_init(&r, "math-expf-diff");
+  for (int i = 0; i < 200000; i++) {
+    /* b of magnitude 2^-30 to 2^10, either sign; a up to 88 below it */
+    const float bb = (float)ldexp((tu_unit(&r) - 0.5) * 2.0, 10 - (int)tu_below(&r, 41));
+    const float a = (float)((double)bb - 88.0 * tu_unit(&r) * tu_unit(&r));
+    if (a <= bb) check_diff(a, bb, &st, &over);
+  }
+  check_true(over == 0, "gr_expf_diff: every pair within %.2f ulp", TERM_BOUND);
+  printf("# gr_expf_diff: at most %.4f ulp (at a - b = %a) over %" PRIu64 " pairs%s\n", st.max,
+         st.at, st.n, all ? "" : "; GPUREDUCE_TEST_MATH=all for every a below 0.7");
+  check_bits(0x3f800000u, gr_math_float_bits(gr_expf_diff(1.5f, 1.5f)), "gr_expf_diff(x, x) = 1");
+  check_bits(0x3f800000u, gr_math_float_bits(gr_expf_diff(-0.0f, 0.0f)),
+             "gr_expf_diff(-0, +0) = 1 exactly");
+  check_bits(0x3f800000u, gr_math_float_bits(gr_expf_diff(INFINITY, INFINITY)),
+             "gr_expf_diff(+inf, +inf) = 1");
+  check_bits(0x3f800000u, gr_math_float_bits(gr_expf_diff(-INFINITY, -INFINITY)),
+             "gr_expf_diff(-inf, -inf) = 1");
+  check_bits(0, gr_math_float_bits(gr_expf_diff(-INFINITY, 2.0f)), "gr_expf_diff(-inf, 2) = +0");
+  check_bits(0, gr_math_float_bits(gr_expf_diff(2.0f, INFINITY)), "gr_expf_diff(2, +inf) = +0");
+  check_bits(0, gr_math_float_bits(gr_expf_diff(-FLT_MAX, FLT_MAX)),
+             "gr_expf_diff(-FLT_MAX, FLT_MAX) = +0 (the difference overflows)");
+  check_bits(0, gr_math_float_bits(gr_expf_diff(gr_math_float_from_bits(0x7fc00000u), 1.0f)),
+             "gr_expf_diff(NaN, 1) = +0");
+  check_bits(0, gr_math_float_bits(gr_expf_diff(1.0f, gr_math_float_from_bits(0x7fc00000u))),
+             "gr_expf_diff(1, NaN) = +0");
+  check_bits(0, gr_math_float_bits(gr_expf_diff(-85.75f, 0.5f)), "gr_expf_diff(-85.75, 0.5) = +0");
+  check_bits(gr_math_float_bits(gr_expf_term(-3.25f)), gr_math_float_bits(gr_expf_diff(-1.0f, 2.25f)),
+             "gr_expf_diff(a, b) = gr_expf_term(a - b) where a - b is exact");
+}
+
 static void double_specials(void **state) {
   (void)state;
   check_bits(0x3ff0000000000000ull, gr_math_bits(gr_exp(0.0)), "gr_exp(+0) = 1 exactly");
@@ -427,7 +519,7 @@ int main(void) {
       cmocka_unit_test(float_stride),    cmocka_unit_test(float_hard_cases),
       cmocka_unit_test(float_midpoints), cmocka_unit_test(double_specials),
       cmocka_unit_test(double_exp),      cmocka_unit_test(double_log),
-      cmocka_unit_test(float_term),
+      cmocka_unit_test(float_term),      cmocka_unit_test(float_diff),
   };
   int rc = cmocka_run_group_tests_name("test-exp-log", tests, tu_seed_setup, NULL);
   mpfr_free_cache();
