@@ -175,11 +175,12 @@
  *     +inf (and no NaN) +inf, any NaN the canonical NaN, one element x
  *     exactly x (-0 included).  F16, BF16 and F32 fold each 16-byte chunk
  *     whole: the chunk's terms exp(x - its maximum) in float (the
- *     library's float exp, within 1.02 ulp), summed in float, then one
- *     combine in double; F64 folds element by element in double.
- *     Error: |result - lse| <= one ulp of a float result + f +
+ *     library's float exp, within 1.02 ulp), summed in float, then added
+ *     to s, the side below the new maximum scaled by the library's float
+ *     exp of the maxima's exact difference; F64 folds element by element
+ *     in double.  Error: |result - lse| <= one ulp of a float result + f +
  *     (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|, lse the exact log-sum-exp,
- *     f = 2^-21 for the float terms (0 for F64), u = 2^-53 and d as for
+ *     f = 23 2^-24 for the float terms and scales (0 for F64), u = 2^-53 and d as for
  *     NRM2 (doc/ORDER.md); the tests require one ulp of the f32 result for
  *     random vectors up to n = 2^24.  With GPUREDUCE_SOFTMAX_STATS:
  *     {max, sum} (see the flag).

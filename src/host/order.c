@@ -306,10 +306,12 @@ GR_LSE_OPS(double)
  * (widened), V the chunk's slots (4 or 8).  With c the largest, each term
  * is 1 where w == c (every term, where c is an infinity, is 1 or 0), else
  * gr_expf_term(w - c) in float; the V slots (+0 past count) summed in
- * float pairwise; then acc = combine(acc, (c, that sum)). */
+ * float pairwise; then, with acc = (m, s), (c, s F2(m, c) + sum) where
+ * c > m, else (max(m, c), s + sum F2(c, m)), F2 = gr_expf_diff. */
 static inline lse_float lse_chunk_float(lse_float acc, const float *w, unsigned count,
                                         unsigned v) {
   float c = -INFINITY, t[GR_CHUNK_BYTES / 2];
+  if (acc.m != acc.m) return acc; /* (NaN, NaN), canonical */
   for (unsigned j = 0; j < count; ++j) {
     if (w[j] != w[j]) return (lse_float){canon_float(NAN), canon_double(NAN)};
     c = max_float(c, w[j]);
@@ -321,7 +323,10 @@ static inline lse_float lse_chunk_float(lse_float acc, const float *w, unsigned 
   }
   for (unsigned h = v / 2; h >= 1; h /= 2)
     for (unsigned j = 0; j < h; ++j) t[j] = t[2 * j] + t[2 * j + 1];
-  return lse_comb_float(acc, (lse_float){c, (double)t[0]});
+  const int up = c > acc.m;
+  const double f = (double)gr_expf_diff(up ? acc.m : c, up ? c : acc.m);
+  const double sum = (double)t[0];
+  return (lse_float){up ? c : max_float(acc.m, c), (up ? acc.s : sum) * f + (up ? sum : acc.s)};
 }
 
 static inline nrm2_float nrm2_float_lift_of(float w) { return nrm2_lift_float(w); }

@@ -103,6 +103,14 @@ static void adversarial_vectors(void **state) {
   for (size_t i = 0; i < n; ++i) v[i] = -30 - tu_unit(&r);
   v[n / 3] = 20;
   against_mpfr(GPUREDUCE_F32, v, n, "values near -30 and one 20");
+  /* increasing values: each chunk a new maximum, so that a lane's fold
+   * scales its running sum at every chunk */
+  for (size_t i = 0; i < n; ++i) v[i] = -10 + 2e-5 * (double)i;
+  against_mpfr(GPUREDUCE_F32, v, n, "increasing values");
+  /* most of the sum far below the maximum: one 0 and n - 1 values near -9 */
+  for (size_t i = 0; i < n; ++i) v[i] = -9 - 0.25 * tu_unit(&r);
+  v[n / 2] = 0;
+  against_mpfr(GPUREDUCE_F32, v, n, "values near -9 and one 0");
   /* n copies of one value, near exp's overflow and underflow in float */
   static const double consts[] = {88.72, -103.9, 1e-30, 3e38};
   for (size_t k = 0; k < sizeof consts / sizeof consts[0]; ++k) {

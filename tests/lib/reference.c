@@ -419,10 +419,12 @@ static lacc lse_combine(lacc a, lacc b) {
 /* doc/ORDER.md's chunk fold of a float type: the chunk's cnt elements
  * x[0 .. cnt-1] (cnt >= 1) of its v slots; c the largest (+0 above -0),
  * each term 1 where x == c, else F(x - c) with the difference rounded to
- * float; the v slots (+0 past cnt) summed in float, pairwise; then one
- * combine with (c, the sum). */
+ * float; the v slots (+0 past cnt) summed in float, pairwise; then, with
+ * a = (m, s), (c, s F2(m, c) + sum) where c > m, else (max(m, c), s + sum
+ * F2(c, m)), F2 = gr_expf_diff, the products exact in double. */
 static lacc lse_chunk(lacc a, const double *x, unsigned cnt, unsigned v) {
   float c = -INFINITY, t[8];
+  if (isnan(a.m)) return a;
   for (unsigned j = 0; j < cnt; ++j) {
     if (isnan(x[j])) return (lacc){NAN, NAN};
     const float w = (float)x[j]; /* exact: an f16, bf16 or f32 element */
@@ -436,7 +438,10 @@ static lacc lse_chunk(lacc a, const double *x, unsigned cnt, unsigned v) {
   }
   for (unsigned h = v / 2; h >= 1; h /= 2)
     for (unsigned j = 0; j < h; ++j) t[j] = t[2 * j] + t[2 * j + 1];
-  return lse_combine(a, (lacc){c, t[0]});
+  const float m = (float)a.m; /* exact: a float type's maximum, or -inf */
+  if (c > m) return (lacc){c, add_d(mul_d(a.s, gr_expf_diff(m, c)), t[0])};
+  const float big = m != c ? m : signbit(m) ? c : m; /* +0 above -0 */
+  return (lacc){big, add_d(a.s, mul_d(t[0], gr_expf_diff(c, m)))};
 }
 
 static lacc lse_tile(const double *x, size_t count, unsigned v) {
@@ -479,8 +484,9 @@ double ref_logsumexp_bound(gpureduce_type_t type, size_t n, long double lse) {
   frexp(mag, &ex);
   const double ulp =
       type == GPUREDUCE_F64 || mag == 0 ? 0 : ldexp(1.0, (ex > -125 ? ex : -125) - 24);
-  /* the float terms of a chunk (F16, BF16, F32): 8 2^-24 relative in s */
-  const double terms = type == GPUREDUCE_F64 ? 0 : 8 * 0x1p-24;
+  /* the float terms of a chunk and the float scales of a lane's fold
+   * (F16, BF16, F32): 23 2^-24 relative in s */
+  const double terms = type == GPUREDUCE_F64 ? 0 : 23 * 0x1p-24;
   return ulp + terms + (753 * d + 2 * log((double)n + 1) + 4) * u + 2 * u * mag;
 }
 
@@ -497,8 +503,8 @@ static uint64_t lse_bits(int dbl, double r) {
  *     |result - lse| <= ulp_R(lse) + f + (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|
  * with u = 2^-53, d = 8V + 8 + ceil(log2 T) as for SUM, ulp_R the spacing
  * of the result type at |lse| (0 for a double result, whose one rounding
- * is in the 2 u |lse|), f = 2^-21 for the float terms of F16, BF16 and
- * F32 (0 for F64) (ref_logsumexp_bound), plus the long double
+ * is in the 2 u |lse|), f = 23 2^-24 for the float terms and scales of F16,
+ * BF16 and F32 (0 for F64) (ref_logsumexp_bound), plus the long double
  * reference's own n 2^-62 |lse|.
  * With GPUREDUCE_SOFTMAX_STATS, {m, s rounded to the result type} (bits
  * and bits2 as MEAN_VAR's), and no bound: s is checked by its bits.

@@ -666,7 +666,7 @@ template <class W> struct LseAcc {
  * LOGSUMEXP, log(sum exp(x)), as doc/ORDER.md specifies it.  E is the
  * library's exp of a double (gr_exp, math/exp_log.h: E(0) == 1 and
  * E(-inf) == +0), L its log (gr_log), F its float exp of the terms
- * (gr_expf_term).
+ * (gr_expf_term), F2 its float exp of a difference (gr_expf_diff).
  *   lift(x)    = (x, 1)
  *   combine((m, s), (m', s')) = (NaN, NaN) if m or m' is a NaN; else,
  *              with M = max(m, m') (+0 above -0):
@@ -679,8 +679,11 @@ template <class W> struct LseAcc {
  *   chunk      F16, BF16, F32: a lane folds each chunk whole (fold_run):
  *              with c the chunk's largest element, each term is 1 where
  *              x == c, else F(x - c) (the difference rounded to float),
- *              the chunk's terms are summed in float pairwise, and
- *              acc = combine(acc, (c, that sum)).  F64: element by
+ *              the chunk's terms are summed in float pairwise (sum), and
+ *              with acc = (m, s): (c, s F2(m, c) + sum) where c > m, else
+ *              (max(m, c), s + sum F2(c, m)), F2 the library's float
+ *              e^(a - b) of two floats (gr_expf_diff), the products in
+ *              double (exact) and one addition.  F64: element by
  *              element, acc = combine(acc, lift(x)) (fold_one).
  *   finish     a NaN m: the canonical NaN; m = -inf or +inf: m; s == 1:
  *              m (one element x gives x, -0 included); else m + L(s) in
@@ -751,7 +754,7 @@ template <gpureduce_type_t T> struct LogSumExp {
         c = fmaxf(c, w[j]); /* +0 above -0 */
       }
     }
-    if (any_nan) return nan();
+    if (any_nan || is_nan(a.m)) return nan();
     float t[V];
     if (isinf(c)) { /* +inf: its count; -inf: every element is -inf */
 #pragma unroll
@@ -764,7 +767,12 @@ template <gpureduce_type_t T> struct LogSumExp {
     for (int h = V / 2; h >= 1; h /= 2)
 #pragma unroll
       for (int j = 0; j < h; ++j) t[j] = __fadd_rn(t[2 * j], t[2 * j + 1]);
-    return combine(a, Acc{c, (double)t[0]});
+    /* the side below the new maximum scaled by F2 of the two maxima, the
+     * left term first: s F2(m - c) + sum where c > m, else s + sum F2(c - m) */
+    const bool up = c > a.m;
+    const double f = (double)gr_expf_diff(up ? a.m : c, up ? c : a.m);
+    const double sum = (double)t[0];
+    return Acc{up ? c : fmaxf(a.m, c), __dadd_rn(__dmul_rn(up ? a.s : sum, f), up ? sum : a.s)};
   }
   __device__ static Out finish(const Acc &a) {
     if (is_nan(a.m)) return canonical(a.m);
