@@ -127,7 +127,6 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     /* one lane round: G threads a vector, J lanes a thread */
     const unsigned q = chunks <= 32 ? 0 : ceil_log2(ceil_div(chunks, 32));
     p.form = element_stride != 1 && columns_like ? 1u : 0u;
-    p.j_log2 = q;
     p.g_log2 = chunks <= 32 ? ceil_log2(chunks ? chunks : 1) : 5;
     kernel = k.segment[p.form][q];
     const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;

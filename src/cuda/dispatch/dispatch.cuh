@@ -46,7 +46,6 @@ struct BatchedParams {
   uint64_t groups;     /* tile groups of one vector (tiles, columns kernels) */
   unsigned group_log2; /* log2 of tiles per group */
   unsigned g_log2;     /* segment kernel: log2 of the threads sharing a vector (G) */
-  unsigned j_log2;     /* segment kernel: log2 of the lanes a thread (J) */
   unsigned form;       /* segment kernel: 0 rows, 1 columns */
   unsigned columns;    /* columns kernel: vectors per block */
   void *roots;         /* kBatchRoots roots of workspace */

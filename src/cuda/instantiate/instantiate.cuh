@@ -62,10 +62,9 @@ template <> struct FamilyOf<BatchedFamily> {
     BatchedKernels k{};
     k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 0>);
     k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 1>);
-    k.segment[0][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, kSegmentRunTimeJ>);
-    k.segment[0][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
-    k.segment[0][2] = k.segment[1][1] = k.segment[1][2] = k.segment[0][1];
-    k.segment[1][3] = k.segment[0][3];
+    k.segment[0][1] = k.segment[1][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 2>);
+    k.segment[0][2] = k.segment[1][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 4>);
+    k.segment[0][3] = k.segment[1][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
     k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
     k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
     k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);

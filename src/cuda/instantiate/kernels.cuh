@@ -30,8 +30,8 @@ struct ReduceKernels {
  * ReduceKernels::exact, for vectors of up to exact_max elements. */
 struct BatchedKernels {
   /* segment[f][q]: batched_segment_kernel in form f (0 rows, 1 columns)
-   * for J = 2^q lanes a thread: four kernels, J = 1 in each form, and
-   * J = 2 or 4 and J = 8, which read the form (and J) at run time */
+   * for J = 2^q lanes a thread: five kernels, J = 1 in each form, and
+   * J = 2, 4 and 8, which read the form at run time */
   const void *segment[2][4];
   const void *dense, *warp, *tiles, *columns;
   const void *exact_tiles;

@@ -118,9 +118,7 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
 template <class Op>
 constexpr int kSegmentKernelBlocks = sizeof(typename Op::Acc) > 16 ? 2 : 3;
 
-/* batched_segment_kernel's J and form where they are read at run time
- * (p.j_log2, p.form). */
-constexpr int kSegmentRunTimeJ = 0;
+/* batched_segment_kernel's form where it is read at run time (p.form). */
 constexpr int kSegmentRunTimeForm = -1;
 
 /* Vectors of at most 256 chunks (one lane round): G = 2^g_log2 threads a
@@ -136,27 +134,25 @@ constexpr int kSegmentRunTimeForm = -1;
  * (lane j with j + J/2, then j + J/4, ...); the levels above G*J combine
  * empty lanes, the identity, and change nothing.
  *
- * Four kernels an operation: J = 1 in each form (inlined gathers, four
+ * Five kernels an operation: J = 1 in each form (inlined gathers, four
  * vectors a thread; both forms in one kernel took 2 to 9 registers more,
  * ptxas on sm_90, a resident block fewer for the f32 and f64 sums, MIN
- * and MAX), J = 2 or 4 (JT = kSegmentRunTimeJ, J = 2^p.j_log2) and J = 8
- * (eight loads of one vector), whose form is p.form.  A thread's S = J*R
- * chunks are slots i = j*R + r (lane j of its vector r), so the level
- * that pairs lanes j and j + h pairs slots i and i + h*R, and vector r's
- * value ends in slot r. */
-template <class Op, int JT, int Form = kSegmentRunTimeForm>
+ * and MAX), and J = 2, 4 and 8, whose form is p.form.  J = 2 and 4 in one
+ * kernel, J read at run time, cost the vectors of 65 to 128 chunks
+ * (H100, f32 rows of 512: argmax 0.76x, misaligned sum 0.93x).  A
+ * thread's S = J*R chunks are slots i = j*R + r (lane j of its vector r),
+ * so the level that pairs lanes j and j + h pairs slots i and i + h*R,
+ * and vector r's value ends in slot r. */
+template <class Op, int J, int Form = kSegmentRunTimeForm>
 __global__ void __launch_bounds__(kThreads, kSegmentKernelBlocks<Op>)
 batched_segment_kernel(const BatchedParams p) {
   using Acc = typename Op::Acc;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   static_assert(kRowsPerThread == 4, "slot counts below assume four chunks a thread");
-  static_assert(JT == 1 || JT == 8 || JT == kSegmentRunTimeJ, "J = 1, 8, or 2 and 4 at run time");
-  static_assert(JT == 1 || Form == kSegmentRunTimeForm, "only J = 1 has a kernel a form");
-  constexpr int S = JT == 8 ? 8 : kRowsPerThread; /* J*R */
-  constexpr int RMax = JT == kSegmentRunTimeJ ? S / 2 : S / (JT ? JT : 1);
-  const unsigned jl = JT == kSegmentRunTimeJ ? p.j_log2 : JT == 8 ? 3u : 0u;
-  const unsigned rl = (S == 8 ? 3u : 2u) - jl; /* log2 R */
-  const unsigned R = 1u << rl;
+  static_assert(J == 1 || J == 2 || J == 4 || J == 8, "J = 1, 2, 4 or 8");
+  static_assert(J == 1 || Form == kSegmentRunTimeForm, "only J = 1 has a kernel a form");
+  constexpr int S = J == 8 ? 8 : kRowsPerThread; /* J*R */
+  constexpr unsigned R = S / J, rl = R == 4 ? 2 : R == 2 ? 1 : 0; /* R = 2^rl */
   extern __shared__ __align__(16) unsigned char segment_tree[];
   Acc *tree = reinterpret_cast<Acc *>(segment_tree); /* [r * kThreads + thread] */
   const bool columns = Form == kSegmentRunTimeForm ? p.form != 0 : Form == 1;
@@ -172,7 +168,7 @@ batched_segment_kernel(const BatchedParams p) {
       const uint64_t b = base + ((unsigned)i & (R - 1)) * per_step + slot;
       c[i].count = 0;
       if (b < p.batch)
-        c[i] = load_vector_chunk<typename Op::In, JT == 1>(
+        c[i] = load_vector_chunk<typename Op::In, J == 1>(
             vector_at<Op>(p, b), p.element_stride, p.n, (uint64_t)(t + G * (i >> rl)) * V);
     }
     Acc v[S];
@@ -189,30 +185,27 @@ batched_segment_kernel(const BatchedParams p) {
         for (int i = 0; i < d; ++i) v[i] = Op::combine(v[i], v[i + d]);
     if (!columns) {
 #pragma unroll
-      for (int r = 0; r < RMax; ++r) /* the whole warp takes part */
-        if ((unsigned)r < R) v[r] = segment_lane_tree<Op>(v[r], (int)G);
+      for (int r = 0; r < (int)R; ++r) /* the whole warp takes part */
+        v[r] = segment_lane_tree<Op>(v[r], (int)G);
     } else if (G > 1) {
 #pragma unroll
-      for (int r = 0; r < RMax; ++r)
-        if ((unsigned)r < R) tree[r * kThreads + threadIdx.x] = v[r];
+      for (int r = 0; r < (int)R; ++r) tree[r * kThreads + threadIdx.x] = v[r];
       for (unsigned s = G / 2; s >= 1; s >>= 1) {
         __syncthreads();
         if (t < s) {
 #pragma unroll
-          for (int r = 0; r < RMax; ++r) {
-            if ((unsigned)r < R) {
-              v[r] = Op::combine(v[r], tree[r * kThreads + threadIdx.x + s * per_step]);
-              tree[r * kThreads + threadIdx.x] = v[r];
-            }
+          for (int r = 0; r < (int)R; ++r) {
+            v[r] = Op::combine(v[r], tree[r * kThreads + threadIdx.x + s * per_step]);
+            tree[r * kThreads + threadIdx.x] = v[r];
           }
         }
       }
       __syncthreads(); /* tree is free for the next step */
     }
 #pragma unroll
-    for (int r = 0; r < RMax; ++r) {
+    for (int r = 0; r < (int)R; ++r) {
       const uint64_t b = base + r * per_step + slot;
-      if ((unsigned)r < R && t == 0 && b < p.batch) store_result<Op>(p, b, v[r], p.n > 0);
+      if (t == 0 && b < p.batch) store_result<Op>(p, b, v[r], p.n > 0);
     }
   }
 }
