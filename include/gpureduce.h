@@ -180,10 +180,10 @@
  *     exp of the maxima's exact difference; F64 folds element by element
  *     in double.  Error: |result - lse| <= one ulp of a float result + f +
  *     (753 d + 2 ln(n + 1) + 4) u + 2 u |lse|, lse the exact log-sum-exp,
- *     f = 23 2^-24 for the float terms and scales (0 for F64), u = 2^-53 and d as for
- *     NRM2 (doc/ORDER.md); the tests require one ulp of the f32 result for
- *     random vectors up to n = 2^24.  With GPUREDUCE_SOFTMAX_STATS:
- *     {max, sum} (see the flag).
+ *     f = 23 2^-24 for the float terms and scales (0 for F64), u = 2^-53
+ *     and d as for NRM2 (doc/ORDER.md); the tests require one ulp of the
+ *     f32 result for random vectors up to n = 2^24.  With
+ *     GPUREDUCE_SOFTMAX_STATS: {max, sum} (see the flag).
  *
  * Reduction order (the contract behind "same bits on every run"):
  *   Floating-point SUM, PROD, SUM_ABS and SUM_SQUARES, NRM2 and MEAN_VAR
