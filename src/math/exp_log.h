@@ -313,8 +313,8 @@ GR_MATH_FN double gr_exp(double x) {
   return (y * gr_math_pow2(e + 64)) * 0x1p-64; /* one rounding, to subnormal */
 }
 
-/* e^(d + lo) in float for -86 <= d <= 0 and |lo| <= 2^-18 (lo == 0
- * and WithLo == 0 for gr_expf_term), the method gr_expf_term states: k
+/* e^(d + lo) in float for -86 <= d <= 0 and |lo| <= 2^-18 (with_lo == 0
+ * for gr_expf_term, which adds no lo), the method gr_expf_term states: k
  * from d alone, lo added to the reduced argument r, so that |r| <= ln2/64
  * + 2^-18. */
 GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {

@@ -406,11 +406,15 @@ static uint64_t amax_answer(const void *x, size_t n, gpureduce_type_t type) {
  */
 typedef struct { double m, s; } lacc;
 
+/* The larger of two maxima that are not NaN, +0 above -0 as MAX orders them. */
+static double lse_max(double a, double b) {
+  if (a != b) return a > b ? a : b;
+  return signbit(a) ? b : a;
+}
+
 static lacc lse_combine(lacc a, lacc b) {
   if (isnan(a.m) || isnan(b.m)) return (lacc){NAN, NAN};
-  double big; /* the larger, +0 above -0 as MAX orders them */
-  if (a.m != b.m) big = a.m > b.m ? a.m : b.m;
-  else big = signbit(a.m) ? b.m : a.m;
+  const double big = lse_max(a.m, b.m);
   const double ta = a.m == big ? a.s : mul_d(a.s, gr_exp(sub_d(a.m, big)));
   const double tb = b.m == big ? b.s : mul_d(b.s, gr_exp(sub_d(b.m, big)));
   return (lacc){big, add_d(ta, tb)};
@@ -428,7 +432,7 @@ static lacc lse_chunk(lacc a, const double *x, unsigned cnt, unsigned v) {
   for (unsigned j = 0; j < cnt; ++j) {
     if (isnan(x[j])) return (lacc){NAN, NAN};
     const float w = (float)x[j]; /* exact: an f16, bf16 or f32 element */
-    if (w > c || (w == c && !signbit(w))) c = w;
+    c = (float)lse_max(c, w);
   }
   for (unsigned j = 0; j < v; ++j) {
     const float w = j < cnt ? (float)x[j] : 0.0f;
@@ -440,8 +444,7 @@ static lacc lse_chunk(lacc a, const double *x, unsigned cnt, unsigned v) {
     for (unsigned j = 0; j < h; ++j) t[j] = t[2 * j] + t[2 * j + 1];
   const float m = (float)a.m; /* exact: a float type's maximum, or -inf */
   if (c > m) return (lacc){c, add_d(mul_d(a.s, gr_expf_diff(m, c)), t[0])};
-  const float big = m != c ? m : signbit(m) ? c : m; /* +0 above -0 */
-  return (lacc){big, add_d(a.s, mul_d(t[0], gr_expf_diff(c, m)))};
+  return (lacc){lse_max(m, c), add_d(a.s, mul_d(t[0], gr_expf_diff(c, m)))};
 }
 
 static lacc lse_tile(const double *x, size_t count, unsigned v) {

@@ -255,19 +255,28 @@ static double random_double(tu_rng *r) { return gr_math_from_bits(tu_next(r)); }
 
 /* ---- gr_expf_term ------------------------------------------------------------ */
 
-/* |y - e^d| in ulps of float at e^d (e^d by MPFR to 80 bits; e^d is a
- * normal float for -86 <= d <= 0). */
-static double term_ulp_error(float d, float y) {
-  mpfr_t in, r;
-  mpfr_inits2(80, in, r, (mpfr_ptr)0);
-  mpfr_set_flt(in, d, MPFR_RNDN); /* exact */
-  mpfr_exp(r, in, MPFR_RNDN);
+/* |y - e^d| in ulps of float at e^d, for an exact d (e^d by MPFR to 80
+ * bits; e^d is a normal float for -86 <= d <= 0). */
+static double exp_ulp_error(mpfr_srcptr d, float y) {
+  mpfr_t r;
+  mpfr_init2(r, 80);
+  mpfr_exp(r, d, MPFR_RNDN);
   const long e = (long)mpfr_get_exp(r) - 1 - 23; /* e^d in [2^(e+23), 2^(e+24)) */
   mpfr_sub_d(r, r, (double)y, MPFR_RNDN);
   mpfr_mul_2si(r, r, -e, MPFR_RNDN);
-  double err = mpfr_get_d(r, MPFR_RNDN);
-  mpfr_clears(in, r, (mpfr_ptr)0);
-  return err < 0 ? -err : err;
+  const double err = fabs(mpfr_get_d(r, MPFR_RNDN));
+  mpfr_clear(r);
+  return err;
+}
+
+/* gr_expf_term's error at a float d. */
+static double term_ulp_error(float d, float y) {
+  mpfr_t in;
+  mpfr_init2(in, 24);
+  mpfr_set_flt(in, d, MPFR_RNDN); /* exact */
+  const double err = exp_ulp_error(in, y);
+  mpfr_clear(in);
+  return err;
 }
 
 /* LOGSUMEXP's float terms: gr_expf_term within TERM_BOUND ulps of e^d on
@@ -327,20 +336,13 @@ static void float_term(void **state) {
  * bits; -1 where a - b is outside [-86, 0], the function's domain of
  * results within the bound. */
 static double diff_ulp_error(float a, float b, float y) {
-  mpfr_t d, r;
+  mpfr_t d;
   mpfr_init2(d, 320);
-  mpfr_init2(r, 80);
   mpfr_set_flt(d, a, MPFR_RNDN);
   mpfr_sub_d(d, d, (double)b, MPFR_RNDN); /* exact */
-  double err = -1;
-  if (mpfr_cmp_si(d, -86) >= 0 && mpfr_sgn(d) <= 0) {
-    mpfr_exp(r, d, MPFR_RNDN);
-    const long e = (long)mpfr_get_exp(r) - 1 - 23;
-    mpfr_sub_d(r, r, (double)y, MPFR_RNDN);
-    mpfr_mul_2si(r, r, -e, MPFR_RNDN);
-    err = fabs(mpfr_get_d(r, MPFR_RNDN));
-  }
-  mpfr_clears(d, r, (mpfr_ptr)0);
+  const double err =
+      mpfr_cmp_si(d, -86) >= 0 && mpfr_sgn(d) <= 0 ? exp_ulp_error(d, y) : -1;
+  mpfr_clear(d);
   return err;
 }
 
