@@ -55,7 +55,8 @@ static const char *const layout_names[BB_LAYOUTS] = {
     "dense rows",    "padded rows",          "misaligned rows (ld = n + 1)",
     "columns",       "zero batch_stride",    "zero element_stride",
     "rows, negative batch_stride", "reversed rows (element_stride -1)",
-    "both strides negative",       "columns, both strides negative"};
+    "both strides negative",       "columns, both strides negative",
+    "a matrix's columns (element_stride batch)", "columns of 16-byte aligned rows"};
 
 struct bb_shape bb_layout(enum bb_layout layout, gpureduce_type_t type, size_t batch, size_t n,
                           size_t offset) {
@@ -83,6 +84,14 @@ struct bb_shape bb_layout(enum bb_layout layout, gpureduce_type_t type, size_t b
     case BB_NEGATIVE_COLUMNS:
       s.batch_stride = -1;
       s.element_stride = -ld;
+      break;
+    case BB_MATRIX_COLUMNS:
+      s.batch_stride = 1;
+      s.element_stride = (int64_t)batch;
+      break;
+    case BB_ALIGNED_COLUMNS:
+      s.batch_stride = 1;
+      s.element_stride = ((int64_t)batch + v - 1) / v * v + v;
       break;
     default: break;
   }
@@ -306,6 +315,44 @@ void bb_many_tiles(void **state) {
     bb_check_random(&sh, kinds[k].type, kinds[k].op, kinds[k].flags, "many tiles");
     sh = bb_layout(BB_COLUMNS, kinds[k].type, 3, 9 * te - 1, 0);
     bb_check_random(&sh, kinds[k].type, kinds[k].op, kinds[k].flags, "many tiles");
+  }
+}
+
+/* Long columns (more than 256 chunks), where the CUDA backend's columns
+ * kernel loads 16-byte pieces of the matrix shared by V neighbouring
+ * columns (aligned rows, at least V columns) or by all C < V columns (a
+ * matrix of C = 2, 4 or 8 contiguous columns), and gathers its own
+ * column's elements otherwise (odd C, misaligned rows or pointer): the
+ * column counts around V, the pieces' edges and a block's 32, 64 or 128
+ * columns, tiles whose lanes hold 2, 4 or 8 chunks, and one or several
+ * tile groups. */
+void bb_column_pieces(void **state) {
+  (void)state;
+  static const struct bb_kind kinds[] = {
+      {GPUREDUCE_F32, GPUREDUCE_SUM, 0},        {GPUREDUCE_F32, GPUREDUCE_ARGMAX, 0},
+      {GPUREDUCE_F32, GPUREDUCE_MIN, 0},
+      {GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64},
+      {GPUREDUCE_BF16, GPUREDUCE_SUM, 0},       {GPUREDUCE_F16, GPUREDUCE_MAX, 0},
+      {GPUREDUCE_F64, GPUREDUCE_SUM, 0},        {GPUREDUCE_U8, GPUREDUCE_SUM, 0},
+      {GPUREDUCE_I8, GPUREDUCE_ARGMIN, 0},      {GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, 0},
+      {GPUREDUCE_F64, GPUREDUCE_MEAN_VAR, 0},   {GPUREDUCE_I32, GPUREDUCE_AMAX, 0},
+  };
+  for (size_t k = 0; k < COUNT(kinds); ++k) {
+    const gpureduce_type_t type = kinds[k].type;
+    const size_t v = tu_chunk_elems(type), te = tu_tile_elems(type);
+    const size_t batches[] = {2, 3, 4, 8, v + 1, 2 * v, 33, 70, 130};
+    const size_t lengths[] = {256 * v + 1, 1000 * v + 3, te - 1, 2 * te + 5};
+    for (size_t bi = 0; bi < COUNT(batches); ++bi)
+      for (size_t li = 0; li < COUNT(lengths); ++li) {
+        const size_t batch = batches[bi], n = lengths[li];
+        if (batch * n > ((size_t)1 << 20)) continue;
+        const struct bb_shape shapes[] = {
+            bb_layout(BB_MATRIX_COLUMNS, type, batch, n, 0),
+            bb_layout(BB_ALIGNED_COLUMNS, type, batch, n, 0),
+            bb_layout(BB_MATRIX_COLUMNS, type, batch, n, 1)};
+        for (size_t si = 0; si < COUNT(shapes); ++si)
+          bb_check_random(&shapes[si], type, kinds[k].op, kinds[k].flags, "column pieces");
+      }
   }
 }
 

@@ -41,6 +41,8 @@ enum bb_layout {
   BB_NEGATIVE_ELEMENT, /* element_stride -1: each row reversed */
   BB_BOTH_NEGATIVE,   /* batch_stride -(n + 1), element_stride -1 */
   BB_NEGATIVE_COLUMNS, /* batch_stride -1, element_stride -(batch + 3) */
+  BB_MATRIX_COLUMNS,  /* the columns of a row-major matrix: batch_stride 1, element_stride batch */
+  BB_ALIGNED_COLUMNS, /* columns, element_stride batch rounded up to 16 bytes, plus 16 bytes */
   BB_LAYOUTS
 };
 struct bb_shape bb_layout(enum bb_layout layout, gpureduce_type_t type, size_t batch, size_t n,
@@ -96,6 +98,7 @@ void bb_check_random(const struct bb_shape *sh, gpureduce_type_t type, gpureduce
 /* The tests; BATCHED_TESTS lists them for a CMUnitTest array. */
 void bb_row_lengths(void **state);
 void bb_many_tiles(void **state);
+void bb_column_pieces(void **state);
 void bb_large_batch(void **state);
 void bb_layouts(void **state);
 void bb_pointer_offsets(void **state);
@@ -106,6 +109,7 @@ void bb_errors_leave_output(void **state);
 
 #define BATCHED_TESTS                                                                  \
   cmocka_unit_test(bb_row_lengths), cmocka_unit_test(bb_many_tiles),                   \
+      cmocka_unit_test(bb_column_pieces),                                              \
       cmocka_unit_test(bb_large_batch), cmocka_unit_test(bb_layouts),                  \
       cmocka_unit_test(bb_pointer_offsets), cmocka_unit_test(bb_special_values),       \
       cmocka_unit_test(bb_empty_vectors), cmocka_unit_test(bb_empty_batch),            \

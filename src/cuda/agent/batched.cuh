@@ -19,11 +19,11 @@
  *            thread t holds the lanes t, t+32, ..., t+224, as the block
  *            layer's lane tree does (block/reduce.cuh), with 16-byte loads
  *            where the chunk is whole and aligned.
- *   columns  8 threads share a vector, thread y holding the lanes
- *            y + 8i, folded in the order the lane tree combines them
+ *   columns  Y threads share a vector, thread y holding the lanes
+ *            y + Yi, folded in the order the lane tree combines them
  *            (bit-reversed i, order/tree.h's counter): the columns
  *            kernel, where the threads of a warp are neighbouring
- *            vectors.
+ *            vectors, which load 16-byte pieces of a matrix together.
  *
  * Loads never touch an element outside the vector: whole-chunk loads only
  * for chunks inside it, scalar loads of the elements below n otherwise.
@@ -233,43 +233,241 @@ __device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, 
   return warp_lane_tree<Op>(combine_eight<Op>(lane));
 }
 
-/* columns: thread y (0 <= y < kColumnLaneThreads = 8) of a column's
- * threads folds the lanes y, y+8, y+16, ... of tile `tile` of vector x
- * and returns their part of the lane tree, Value(y, 8): the levels whose
- * pairs are both its own.  The tile's lanes holding elements are
- * 0 .. C-1; with P the power of two at or above C (at most 256), the
- * lanes P and up are empty, so rule 4 is the tree over lanes 0 .. P-1,
- * whose leaf order is the lane index with its log2(P) bits reversed
- * (level s pairs lanes l and l+s, so the root splits on bit 0 of the lane
- * index, its children on bit 1, and so on).  Thread y's lanes y + 8*i
- * are therefore folded in the order of i's bits reversed, through
- * order/tree.h's counter; the caller combines the 8 threads' values with
- * the levels 4, 2 and 1. */
-template <class Op>
-__device__ typename Op::Acc column_lanes(const typename Op::In *x, int64_t stride, uint64_t n,
-                                         uint64_t tile, unsigned y) {
-  using Acc = typename Op::Acc;
-  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
-  const uint64_t first_chunk = tile * GR_TILE_CHUNKS;
-  const uint64_t chunks_left = (n + V - 1) / V - first_chunk;
-  const unsigned c = chunks_left < (uint64_t)kThreads ? (unsigned)chunks_left : kThreads;
-  const unsigned lanes = c <= 8 ? 1u : ((1u << (32 - __clz(c - 1))) / 8); /* P/8, or 1 */
-  const int bits = 31 - __clz(lanes);
-  Acc stack[6], r = Op::identity();
-#pragma unroll 1
-  for (unsigned m = 0; m < lanes; ++m) {
-    const unsigned l = y + 8u * (bits ? __brev(m) >> (32 - bits) : 0u);
-    Acc a = Op::identity();
-    ChunkData d[kChunksPerLane];
+/* columns: the block's threads are X neighbouring vectors (x, fastest)
+ * times Y = 256 / X threads a vector (y), and thread y folds the lanes
+ * y, y+Y, y+2Y, ... of a tile.  Where the vectors are the columns of a
+ * matrix whose rows are 16-byte aligned (batch stride 1), the loads are
+ * 16-byte pieces of the matrix shared by a group of Q neighbouring
+ * threads (Q = V, or Q = the matrix's C < V columns where its rows are
+ * contiguous): the piece q of a chunk holds V/Q rows of the group's Q
+ * columns, and the group's pieces go through shared memory (a warp's
+ * round of pieces, `stage`) so that each thread reads its own column's
+ * chunk.  Elsewhere (Q = 1) a thread gathers its own column's elements.
+ * Which thread loads an element changes which thread adds it, never the
+ * order. */
+template <class In> struct ColumnLoads {
+  const In *x;     /* the thread's vector */
+  const In *group; /* the first vector of the thread's group (Q > 1) */
+  int64_t stride;  /* element stride of the vectors */
+  uint64_t n;
+  unsigned q, q_log2; /* the thread's place in its group, log2(Q) */
+  unsigned group_vectors; /* vectors of the group inside the batch, <= Q */
+  bool valid;       /* the thread's vector is inside the batch */
+};
+
+/* Pieces a warp stages at once (kColumnStage rounds of 32). */
+constexpr int kColumnStage = 8;
+
+/* Where warp lane s's piece goes in a round of 32: an XOR swizzle that
+ * spreads both the 16-byte stores and the reads of one column's elements
+ * over the shared-memory banks. */
+__device__ __forceinline__ unsigned column_slot(unsigned s) { return s ^ ((s >> 3) & 7u); }
+
+/* The elements of a piece at p that lie inside the matrix (rows below
+ * `rows`, vectors below `vectors`), zeros elsewhere: the pieces at the
+ * matrix's edges, out of line. */
+template <class In>
+__device__ __noinline__ uint4 gather_piece(const In *p, int64_t stride, uint64_t rows,
+                                           unsigned q_log2, unsigned vectors) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  In e[V];
 #pragma unroll
-    for (int k = 0; k < kChunksPerLane; ++k)
-      d[k] = load_vector_chunk(x, stride, n, (first_chunk + l + (uint64_t)k * kThreads) * V);
-#pragma unroll
-    for (int k = 0; k < kChunksPerLane; ++k)
-      fold_loaded<Op>(a, d[k], (first_chunk + l + (uint64_t)k * kThreads) * V);
-    GR_TREE_PUSH(stack, m, a, Op::combine);
+  for (int i = 0; i < V; ++i) {
+    const uint64_t r = (unsigned)i >> q_log2;
+    const unsigned v = (unsigned)i & ((1u << q_log2) - 1);
+    e[i] = r < rows && v < vectors ? p[(int64_t)r * stride + v] : In(0);
   }
-  GR_TREE_FOLD(stack, lanes, r, Op::combine);
+  uint4 raw;
+  memcpy(&raw, e, sizeof e);
+  return raw;
+}
+
+/* Piece q of the group's chunk whose first row is r0: its V elements, the
+ * rows r0 + q V/Q .. and the group's Q vectors, as they lie in memory (a
+ * 16-byte load where the piece is whole, zeros past the ends). */
+template <class In>
+__device__ __forceinline__ uint4 load_column_piece(const ColumnLoads<In> &c, uint64_t r0) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  const unsigned Q = 1u << c.q_log2;
+  constexpr unsigned v_log2 = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
+  const uint64_t first = r0 + ((uint64_t)c.q << (v_log2 - c.q_log2));
+  const In *p = c.group + (int64_t)first * c.stride;
+  if (c.group_vectors == Q && first + (V >> c.q_log2) <= c.n)
+    return load_chunk(reinterpret_cast<const uint4 *>(p));
+  return gather_piece(p, c.stride, c.n - first, c.q_log2, c.group_vectors);
+}
+
+/* The shape of one tile of the columns kernel's vectors for thread y of
+ * Y: the tile's lanes holding elements are 0 .. C-1; with P the power of
+ * two at or above C (at most 256), the lanes P and up are empty, so rule
+ * 4 is the tree over lanes 0 .. P-1, whose leaf order is the lane index
+ * with its log2(P) bits reversed (level s pairs lanes l and l+s, so the
+ * root splits on bit 0 of the lane index, its children on bit 1, and so
+ * on).  Thread y's lanes y + Y*i therefore enter order/tree.h's counter
+ * in the order of i's bits reversed.  Item i of the thread is chunk
+ * k = i mod K of its lane number m = i / K in that order, K the chunks
+ * of the tile's fullest lane rounded up to 1, 2, 4 or 8. */
+struct ColumnTile {
+  uint64_t first_chunk;
+  unsigned lanes, bits; /* the thread's lanes, log2 of it */
+  unsigned k_log2;      /* log2(K) */
+  unsigned items;       /* lanes * K */
+  unsigned y, Y;
+
+  __device__ ColumnTile(uint64_t n, int v, uint64_t tile, unsigned y_, unsigned Y_)
+      : first_chunk(tile * GR_TILE_CHUNKS), y(y_), Y(Y_) {
+    const uint64_t left = (n + v - 1) / v - first_chunk;
+    const unsigned c = left < GR_TILE_CHUNKS ? (unsigned)left : GR_TILE_CHUNKS;
+    const unsigned p = c >= kThreads ? kThreads : 1u << (32 - __clz(c - 1));
+    lanes = p > Y ? p / Y : 1u;
+    bits = 31 - __clz(lanes);
+    const unsigned most = (c + kThreads - 1) / kThreads; /* 1 .. 8 */
+    k_log2 = most <= 1 ? 0u : most <= 2 ? 1u : most <= 4 ? 2u : 3u;
+    items = lanes << k_log2;
+  }
+  /* Is the round from item i0 whole lanes (8/K of them, K >= 2), every
+   * chunk inside the vector? */
+  __device__ bool whole_round(unsigned i0, uint64_t n, int v) const {
+    return k_log2 != 0 && i0 + kColumnStage <= items && first_of(i0 + 7, v) + v <= n;
+  }
+  /* the first element (vector index) of item i */
+  __device__ uint64_t first_of(unsigned i, int v) const {
+    const unsigned m = i >> k_log2, k = i & ((1u << k_log2) - 1);
+    const unsigned l = y + Y * (bits ? __brev(m) >> (32 - bits) : 0u);
+    return (first_chunk + l + (uint64_t)k * kThreads) * v;
+  }
+};
+
+/* The loads of items i0 .. i0 + kColumnStage - 1 of tile t: this thread's
+ * piece of each (Q > 1), or its own vector's chunk (Q = 1); zeros past
+ * the items and the vector. */
+template <class In>
+__device__ __forceinline__ void column_round(const ColumnLoads<In> &c, const ColumnTile &t,
+                                             unsigned i0, uint4 (&raw)[kColumnStage]) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  static_assert(kColumnStage == kChunksPerLane, "a whole lane a round");
+  if (t.whole_round(i0, c.n, V) && c.q_log2 != 0 && c.group_vectors == (1u << c.q_log2)) {
+    /* whole lanes, every piece whole: 16-byte loads, no test */
+    constexpr unsigned v_log2 = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
+    const uint64_t q_rows = (uint64_t)c.q << (v_log2 - c.q_log2);
+#pragma unroll
+    for (int s = 0; s < kColumnStage; ++s)
+      raw[s] = load_chunk(reinterpret_cast<const uint4 *>(
+          c.group + (int64_t)(t.first_of(i0 + s, V) + q_rows) * c.stride));
+    return;
+  }
+#pragma unroll
+  for (int s = 0; s < kColumnStage; ++s) {
+    const uint64_t e0 = t.first_of(i0 + s, V);
+    raw[s] = make_uint4(0, 0, 0, 0);
+    if (i0 + s >= t.items || e0 >= c.n) continue;
+    if (c.q_log2 != 0)
+      raw[s] = load_column_piece(c, e0);
+    else if (c.valid)
+      raw[s] = gather_chunk(c.x, c.stride, e0, c.n - e0 >= (uint64_t)V ? V : (int)(c.n - e0));
+  }
+}
+
+/* The counter of a thread's lanes: at most 128 (Y >= 2). */
+constexpr int kColumnLaneStack = 8;
+
+/* A round of whole lanes, 8/K of them (K = 2^KL chunks each), each folded
+ * by the policy's lane as the 1-D agent folds an interior tile's (the
+ * lane starts from the identity, and its chunks are 256 apart) and
+ * entered into the counter. */
+template <class Op, int KL, class ChunkOf>
+__device__ __forceinline__ void fold_whole_lanes(typename Op::Acc (&stack)[kColumnLaneStack],
+                                                 const ColumnTile &t, unsigned i0,
+                                                 ChunkOf &&chunk_of) {
+  using L = typename PolicyOf<Op>::Lane;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In), K = 1 << KL;
+  static_for<0, (kColumnStage >> KL)>([&](auto m) {
+    const unsigned i = i0 + m.value * K;
+    const uint64_t first = t.first_of(i, V);
+    typename L::State st = L::init();
+    static_for<0, K>([&](auto k) {
+      L::template chunk<k.value>(st, chunk_of(m.value * K + k.value),
+                                 first + (uint64_t)k.value * kThreads * V);
+    });
+    typename Op::Acc v = L::finish(st, first);
+    GR_TREE_PUSH(stack, i >> KL, v, Op::combine);
+  });
+}
+
+/* Thread y's part of rule 4 for tile `t` of its vector: its lanes (the
+ * tile's ColumnTile), folded and entered into the counter in the tree's
+ * order, and their value, Value(y, Y): the levels whose pairs are both
+ * its own; the caller combines the Y threads' values with the levels
+ * Y/2, ..., 1.  `raw` holds the tile's first round of loads on entry
+ * (column_round), and on return the first round of tile `next`, if any:
+ * each round's loads are in flight while the round before is folded.
+ * A round goes through the warp's `stage`: every thread writes its loads,
+ * and reads its own vector's chunks back, element j of its chunk being
+ * element j*Q + q of its group's Q pieces.  Every thread of a warp takes
+ * part (the stage's __syncwarp). */
+template <class Op>
+__device__ typename Op::Acc column_lanes(const ColumnLoads<typename Op::In> &c,
+                                         const ColumnTile &t, const ColumnTile *next,
+                                         uint4 (&raw)[kColumnStage],
+                                         uint4 (&stage)[kColumnStage][32]) {
+  using In = typename Op::In;
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  const unsigned s_lane = threadIdx.x % 32, kmask = (1u << t.k_log2) - 1;
+  /* where element j of this thread's chunk lies in a round of the stage */
+  unsigned at[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    const unsigned f = ((unsigned)j << c.q_log2) + c.q;
+    at[j] = column_slot(s_lane - c.q + f / V) * GR_CHUNK_BYTES + f % V * sizeof(In);
+  }
+  const unsigned char *base = reinterpret_cast<const unsigned char *>(stage);
+  auto chunk_of = [&](int s) {
+    In e[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      e[j] = *reinterpret_cast<const In *>(base + s * 32 * GR_CHUNK_BYTES + at[j]);
+    uint4 raw_s;
+    memcpy(&raw_s, e, sizeof e);
+    return raw_s;
+  };
+  Acc stack[kColumnLaneStack], r = Op::identity(), a = Op::identity();
+#pragma unroll 1
+  for (unsigned i0 = 0; i0 < t.items; i0 += kColumnStage) {
+#pragma unroll
+    for (int s = 0; s < kColumnStage; ++s) stage[s][column_slot(s_lane)] = raw[s];
+    __syncwarp();
+    if (i0 + kColumnStage < t.items)
+      column_round(c, t, i0 + kColumnStage, raw);
+    else if (next)
+      column_round(c, *next, 0, raw);
+    if (t.whole_round(i0, c.n, V)) {
+      if (t.k_log2 == 3)
+        fold_whole_lanes<Op, 3>(stack, t, i0, chunk_of);
+      else if (t.k_log2 == 2)
+        fold_whole_lanes<Op, 2>(stack, t, i0, chunk_of);
+      else
+        fold_whole_lanes<Op, 1>(stack, t, i0, chunk_of);
+    } else {
+#pragma unroll
+      for (int s = 0; s < kColumnStage; ++s) {
+        const unsigned i = i0 + s;
+        const uint64_t e0 = t.first_of(i, V);
+        ChunkData d;
+        d.count = i < t.items && c.valid && e0 < c.n
+                      ? (c.n - e0 >= (uint64_t)V ? V : (int)(c.n - e0))
+                      : 0;
+        d.raw = chunk_of(s);
+        fold_loaded<Op>(a, d, e0);
+        if ((i & kmask) == kmask) {
+          if (i < t.items) GR_TREE_PUSH(stack, i >> t.k_log2, a, Op::combine);
+          a = Op::identity();
+        }
+      }
+    }
+    __syncwarp(); /* the stage is read before the next round writes it */
+  }
+  GR_TREE_FOLD(stack, t.lanes, r, Op::combine);
   return r;
 }
 

@@ -19,7 +19,9 @@
  *                                   form when neighbouring vectors are
  *                                   closer than neighbouring elements,
  *                                   else its rows form
- *   longer columns                  batched_columns_kernel
+ *   longer columns                  batched_columns_kernel, 16-byte
+ *                                   pieces of the matrix where its
+ *                                   rows are aligned
  *   anything else                   batched_warp_kernel
  *
  * Sharing a vector's tiles among blocks needs a root per group and a
@@ -67,6 +69,22 @@ void plan_groups(uint64_t tiles, uint64_t units, uint64_t vectors, uint64_t targ
 }
 
 uint64_t magnitude(int64_t s) { return s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s; }
+
+/* The columns kernel's pieces (BatchedParams::piece_log2): the columns of
+ * a matrix (batch stride 1) load 16-byte pieces where every row starts
+ * on a 16-byte boundary, V columns a piece where there are at least V,
+ * and all C columns a piece where the rows are contiguous and C < V is a
+ * power of two (V/C rows a piece); 0 (each thread gathers its own
+ * column's elements) otherwise. */
+unsigned column_piece_log2(const void *input, uint64_t batch, int64_t batch_stride,
+                           int64_t element_stride, size_t elem) {
+  const uint64_t v = GR_CHUNK_BYTES / elem;
+  if (batch_stride != 1 || reinterpret_cast<uintptr_t>(input) % GR_CHUNK_BYTES != 0) return 0;
+  if (batch >= v && magnitude(element_stride) * elem % GR_CHUNK_BYTES == 0) return ceil_log2(v);
+  if (batch >= 2 && batch < v && (batch & (batch - 1)) == 0 && element_stride == (int64_t)batch)
+    return ceil_log2(batch);
+  return 0;
+}
 
 } /* namespace batched_impl */
 } /* namespace gr */
@@ -134,13 +152,14 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     if (p.form) smem = (size_t)rows * GR_LANES * k.acc_bytes;
   } else if (element_stride != 1 && columns_like) {
     kernel = k.columns;
-    p.columns = batch >= 32 ? 32u : batch > 8 ? (unsigned)batch : 8u;
-    p.columns = 1u << ceil_log2(p.columns);
-    block = p.columns * gr::kColumnLaneThreads;
-    const uint64_t column_groups = ceil_div(batch, p.columns);
-    plan_groups(p.tiles, column_groups, batch,
-                sms * kTargetBlocksPerSm * GR_LANES / block, p);
-    grid = column_groups * p.groups;
+    /* a warp's row of the matrix at least 128 bytes (32 columns of
+     * 4 bytes, 64 of 2, 128 of 1) */
+    const uint64_t widest = GR_LANES / 2 / elem < 32 ? 32 : GR_LANES / 2 / elem;
+    p.columns = 1u << ceil_log2(batch >= widest ? widest : batch);
+    p.piece_log2 = column_piece_log2(input, batch, batch_stride, element_stride, elem);
+    const uint64_t column_blocks = ceil_div(batch, p.columns);
+    plan_groups(p.tiles, column_blocks, batch, sms * kTargetBlocksPerSm, p);
+    grid = column_blocks * p.groups;
   } else {
     kernel = k.warp;
     p.g_log2 = 5;

@@ -47,7 +47,9 @@ struct BatchedParams {
   unsigned group_log2; /* log2 of tiles per group */
   unsigned g_log2;     /* segment kernel: log2 of the threads sharing a vector (G) */
   unsigned form;       /* segment kernel: 0 rows, 1 columns */
-  unsigned columns;    /* columns kernel: vectors per block */
+  unsigned columns;    /* columns kernel: vectors per block (X) */
+  unsigned piece_log2; /* columns kernel: log2 of the vectors a 16-byte piece
+                          spans (Q; 0: each thread gathers its own) */
   void *roots;         /* kBatchRoots roots of workspace */
   unsigned *tickets;   /* kBatchTickets tickets, zero between launches */
   uint64_t with_value; /* as ReduceParams::with_value */
@@ -91,9 +93,6 @@ constexpr unsigned kSegmentBlocksPerSm = 2;
 /* Chunks a thread of batched_segment_kernel loads at once, from
  * kRowsPerThread / J vectors (J lanes of each). */
 constexpr int kRowsPerThread = 4;
-
-/* Threads sharing one vector in batched_columns_kernel. */
-constexpr int kColumnLaneThreads = 8;
 
 /* The batched dispatch's tile groups (dispatch/batched.cu), which the dot
  * product's batched dispatch (dispatch/dot.cu) shares. */

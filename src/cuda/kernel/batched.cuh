@@ -22,12 +22,13 @@
  *                           group's root and the last block of the vector
  *                           (per-vector ticket) combines them.
  *   batched_columns_kernel  longer vectors that are neighbours in memory
- *                           (batch stride 1: the columns of a row-major
- *                           matrix): 8 threads a vector (columns), a warp
- *                           neighbouring vectors, so its loads are
- *                           neighbouring elements; tile groups of long
- *                           columns are shared by blocks as above, with
- *                           a ticket per column group.
+ *                           (the columns of a matrix): 256/X threads a
+ *                           vector (columns), a warp neighbouring
+ *                           vectors, so its loads are neighbouring
+ *                           elements, 16-byte pieces of aligned rows
+ *                           shared through shared memory; tile groups of
+ *                           long columns are shared by blocks as above,
+ *                           with a ticket per column block.
  * Tickets are zero between launches: the last block of a vector or column
  * group resets its own.
  */
@@ -275,66 +276,136 @@ batched_tiles_kernel(const BatchedParams p) {
   }
 }
 
-/* Long columns: a block is p.columns neighbouring vectors (x, fastest)
- * times kColumnLaneThreads threads a vector (y), so a warp's loads are
- * neighbouring elements of one matrix row. */
+/* The complete binary tree over the first `count` (at most GR_MAX_ROOTS)
+ * values of `roots`, identity beyond, computed by one warp: lane t owns
+ * the `per` slots t*per .. (a power of two, so a subtree), folded through
+ * order/tree.h's counter, and the lanes pair as (0, 1), (2, 3), ...  The
+ * value ends in lane 0. */
 template <class Op>
-__global__ void __launch_bounds__(kThreads) batched_columns_kernel(const BatchedParams p) {
+__device__ typename Op::Acc warp_root_tree(const typename Op::Acc *roots, uint64_t count) {
   using Acc = typename Op::Acc;
-  constexpr int Y = kColumnLaneThreads;
-  __shared__ Acc part[Y][kThreads / Y];
+  const unsigned lane = threadIdx.x % 32;
+  uint64_t per = 1;
+  while (per * 32 < count) per *= 2;
+  Acc stack[kStackDepth], t = Op::identity();
+  for (uint64_t i0 = 0; i0 < per; i0 += 8) {
+    Acc v[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const uint64_t slot = lane * per + i0 + i;
+      v[i] = i0 + i < per && slot < count ? load_root(roots + slot) : Op::identity();
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+      if (i0 + i < per) GR_TREE_PUSH(stack, i0 + i, v[i], Op::combine);
+  }
+  GR_TREE_FOLD(stack, per, t, Op::combine);
+  return warp_index_tree<Op>(t);
+}
+
+/* Long columns: a block is X = p.columns neighbouring vectors (x, fastest)
+ * times Y = 256 / X threads a vector (y), so a warp's loads are
+ * neighbouring elements of the matrix's rows (X: 32 vectors, or as many
+ * as make a row of 128 bytes); where the rows are 16-byte aligned
+ * (p.piece_log2 > 0), groups of Q = 2^piece_log2 threads load 16-byte
+ * pieces together (agent/batched.cuh, column_lanes), and each round of
+ * loads is in flight while the round before is folded.  A tile's Y values of a
+ * vector go to shared memory, and after one barrier a warp (Y >= 32) or
+ * a Y-lane segment of one (Y < 32) combines them with the levels Y/2, ...,
+ * 1 of rule 4; its first lane keeps the vector's tile tree.  Tile groups
+ * of long columns are shared by blocks: each writes its roots, and the
+ * last block of a column block (per-block ticket) combines each vector's
+ * roots with a warp. */
+template <class Op>
+__global__ void __launch_bounds__(kThreads, 2) batched_columns_kernel(const BatchedParams p) {
+  using In = typename Op::In;
+  using Acc = typename Op::Acc;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(In);
+  __shared__ Acc part[2][kThreads];
+  __shared__ __align__(16) uint4 stage[kWarps][kColumnStage][32];
   __shared__ bool is_last;
   Acc *roots = static_cast<Acc *>(p.roots);
-  const unsigned xi = threadIdx.x % p.columns, y = threadIdx.x / p.columns;
-  const uint64_t column_groups = (p.batch + p.columns - 1) / p.columns;
-  const uint64_t items = column_groups * p.groups;
+  const unsigned X = p.columns, Y = kThreads / X;
+  const unsigned xi = threadIdx.x % X, y = threadIdx.x / X;
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  /* the vector whose levels this thread finishes, if any */
+  const unsigned fin = Y >= 32 ? warp : warp * (32 / Y) + lane / Y;
+  const bool finisher = Y >= 32 ? lane == 0 && warp < X : lane % Y == 0;
+  const uint64_t column_blocks = (p.batch + X - 1) / X;
+  const uint64_t items = column_blocks * p.groups;
   const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
+  ColumnLoads<In> c;
+  c.stride = p.element_stride;
+  c.n = p.n;
+  c.q_log2 = p.piece_log2;
+  c.q = xi & ((1u << c.q_log2) - 1);
   Acc stack[kStackDepth];
+  unsigned buf = 0;
   for (uint64_t w = blockIdx.x; w < items; w += gridDim.x) {
-    /* neighbouring blocks take neighbouring column groups of one tile group */
-    const uint64_t cg = w % column_groups, g = w / column_groups;
-    const uint64_t b = cg * p.columns + xi;
-    const bool valid = b < p.batch;
-    const typename Op::In *x = vector_at<Op>(p, valid ? b : 0);
+    /* neighbouring blocks take neighbouring column blocks of one tile group */
+    const uint64_t cb = w % column_blocks, g = w / column_blocks;
+    const uint64_t b = cb * X + xi, g0 = b - c.q;
+    c.valid = b < p.batch;
+    c.x = vector_at<Op>(p, c.valid ? b : 0);
+    c.group = vector_at<Op>(p, g0 < p.batch ? g0 : 0);
+    c.group_vectors = g0 >= p.batch ? 0u
+                      : p.batch - g0 >= (1u << c.q_log2) ? 1u << c.q_log2
+                                                          : (unsigned)(p.batch - g0);
     const uint64_t t0 = g * group_tiles;
     const uint64_t t1 = min(t0 + group_tiles, p.tiles);
+    const uint64_t fb = cb * X + fin;
+    uint4 raw[kColumnStage];
+    ColumnTile t(p.n, V, t0, y, Y);
+    column_round(c, t, 0, raw);
     for (uint64_t tile = t0; tile < t1; ++tile) {
-      Acc v = valid ? column_lanes<Op>(x, p.element_stride, p.n, tile, y) : Op::identity();
-      part[y][xi] = v;
-      for (unsigned s = Y / 2; s >= 1; s >>= 1) { /* rule 4's levels 4, 2, 1 */
-        __syncthreads();
-        if (y < s) {
-          v = Op::combine(v, part[y + s][xi]);
-          part[y][xi] = v;
+      const ColumnTile next(p.n, V, tile + 1 < t1 ? tile + 1 : tile, y, Y);
+      part[buf][threadIdx.x] = column_lanes<Op>(c, t, tile + 1 < t1 ? &next : nullptr, raw,
+                                                stage[warp]);
+      t = next;
+      __syncthreads(); /* part[buf] written; part[buf ^ 1] read a tile ago */
+      Acc v = Op::identity();
+      if (Y >= 32) {
+        if (warp < X) {
+          const unsigned per = Y / 32;
+          Acc u[8];
+#pragma unroll
+          for (int m = 0; m < 8; ++m)
+            u[m] = (unsigned)m < per ? part[buf][(lane + 32 * m) * X + fin] : Op::identity();
+          /* levels Y/2 .. 32: slots m and m + h of the lane */
+#pragma unroll
+          for (int h = 4; h >= 1; h /= 2)
+            if ((unsigned)h < per)
+#pragma unroll
+              for (int m = 0; m < h; ++m) u[m] = Op::combine(u[m], u[m + h]);
+          v = warp_lane_tree<Op>(u[0]);
         }
+      } else {
+        v = segment_lane_tree<Op>(part[buf][(lane % Y) * X + fin], (int)Y);
       }
-      __syncthreads(); /* part is free for the next tile */
-      if (y == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+      if (finisher) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+      buf ^= 1u;
     }
-    const bool mine = y == 0 && valid;
     Acc r = Op::identity();
-    if (y == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
+    if (finisher) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
+    const bool mine = finisher && fb < p.batch;
     if (p.groups == 1) {
-      if (mine) store_result<Op>(p, b, r, 1);
+      if (mine) store_result<Op>(p, fb, r, 1);
       continue;
     }
-    if (mine) roots[b * p.groups + g] = r;
-    __threadfence(); /* each thread's root before the ticket */
+    if (mine) roots[fb * p.groups + g] = r;
+    __threadfence(); /* each finisher's root before the ticket */
     __syncthreads();
-    if (threadIdx.x == 0) is_last = atomicAdd(p.tickets + cg, 1u) == p.groups - 1;
+    if (threadIdx.x == 0) is_last = atomicAdd(p.tickets + cb, 1u) == p.groups - 1;
     __syncthreads();
     if (is_last) {
       __threadfence(); /* the other blocks' roots after the ticket */
-      if (mine) {
-        Acc v = Op::identity();
-        for (uint64_t q = 0; q < p.groups; ++q) {
-          Acc u = load_root(roots + b * p.groups + q);
-          GR_TREE_PUSH(stack, q, u, Op::combine);
-        }
-        GR_TREE_FOLD(stack, p.groups, v, Op::combine);
-        store_result<Op>(p, b, v, 1);
+      for (unsigned v = warp; v < X; v += kWarps) {
+        const uint64_t bv = cb * X + v;
+        if (bv >= p.batch) break;
+        const Acc t = warp_root_tree<Op>(roots + bv * p.groups, p.groups);
+        if (lane == 0) store_result<Op>(p, bv, t, 1);
       }
-      if (threadIdx.x == 0) p.tickets[cg] = 0u;
+      if (threadIdx.x == 0) p.tickets[cb] = 0u;
     }
     __syncthreads(); /* is_last is read before the next item writes it */
   }
