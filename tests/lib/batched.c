@@ -480,7 +480,8 @@ void bb_special_values(void **state) {
     const struct bb_shape shapes[] = {bb_layout(BB_DENSE, type, 24, 5, 0),
                                       bb_layout(BB_MISALIGNED, type, 16, 33, 1),
                                       bb_layout(BB_COLUMNS, type, 9, 300, 0),
-                                      bb_layout(BB_PADDED, type, 8, te + 2, 0)};
+                                      bb_layout(BB_PADDED, type, 8, te + 2, 0),
+                                      bb_layout(BB_MATRIX_COLUMNS, type, 8, te + 2, 0)};
     for (int op = 0; op < GPUREDUCE_OP_COUNT; ++op)
       for (size_t fi = 0; fi < TU_FLAG_VALUES; ++fi) {
         const unsigned flags = tu_flag_values[fi];
