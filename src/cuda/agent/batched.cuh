@@ -251,6 +251,7 @@ template <class In> struct ColumnLoads {
   int64_t stride;  /* element stride of the vectors */
   uint64_t n;
   unsigned q, q_log2; /* the thread's place in its group, log2(Q) */
+  unsigned q_rows;    /* the rows before piece q of a chunk: q V/Q */
   unsigned group_vectors; /* vectors of the group inside the batch, <= Q */
   bool valid;       /* the thread's vector is inside the batch */
 };
@@ -289,8 +290,7 @@ template <class In>
 __device__ __forceinline__ uint4 load_column_piece(const ColumnLoads<In> &c, uint64_t r0) {
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
   const unsigned Q = 1u << c.q_log2;
-  constexpr unsigned v_log2 = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
-  const uint64_t first = r0 + ((uint64_t)c.q << (v_log2 - c.q_log2));
+  const uint64_t first = r0 + c.q_rows;
   const In *p = c.group + (int64_t)first * c.stride;
   if (c.group_vectors == Q && first + (V >> c.q_log2) <= c.n)
     return load_chunk(reinterpret_cast<const uint4 *>(p));
@@ -348,12 +348,10 @@ __device__ __forceinline__ void column_round(const ColumnLoads<In> &c, const Col
   static_assert(kColumnStage == kChunksPerLane, "a whole lane a round");
   if (t.whole_round(i0, c.n, V) && c.q_log2 != 0 && c.group_vectors == (1u << c.q_log2)) {
     /* whole lanes, every piece whole: 16-byte loads, no test */
-    constexpr unsigned v_log2 = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
-    const uint64_t q_rows = (uint64_t)c.q << (v_log2 - c.q_log2);
 #pragma unroll
     for (int s = 0; s < kColumnStage; ++s)
       raw[s] = load_chunk(reinterpret_cast<const uint4 *>(
-          c.group + (int64_t)(t.first_of(i0 + s, V) + q_rows) * c.stride));
+          c.group + (int64_t)(t.first_of(i0 + s, V) + c.q_rows) * c.stride));
     return;
   }
 #pragma unroll

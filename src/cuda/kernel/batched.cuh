@@ -339,6 +339,7 @@ __global__ void __launch_bounds__(kThreads, 2) batched_columns_kernel(const Batc
   c.n = p.n;
   c.q_log2 = p.piece_log2;
   c.q = xi & ((1u << c.q_log2) - 1);
+  c.q_rows = c.q * (V >> c.q_log2);
   Acc stack[kStackDepth];
   unsigned buf = 0;
   for (uint64_t w = blockIdx.x; w < items; w += gridDim.x) {
