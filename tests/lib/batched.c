@@ -356,6 +356,52 @@ void bb_column_pieces(void **state) {
   }
 }
 
+/* Short columns of a matrix with many columns, where the CUDA backend
+ * gives each thread V neighbouring columns and reads 16-byte pieces of
+ * their rows (batched_short_columns_kernel: rows on 16-byte boundaries,
+ * 2- to 8-byte types, enough columns to fill the GPU, which V 2^17
+ * columns are up to 256 multiprocessors, and the lengths where
+ * dispatch/batched.cu's short_columns_faster chooses it: one chunk; 16-bit
+ * types but for the arg ops; 32 chunks and more for wider types).  One
+ * chunk (no lane tree), lanes of whole and partial chunks, lane trees
+ * with empty lanes (2, 4, 17 and 33 chunks), and a last group of 3
+ * columns.  The host backend has no such regime: it skips. */
+void bb_short_columns(void **state) {
+  (void)state;
+  if (!HH) skip();
+  static const struct bb_kind kinds[] = {
+      {GPUREDUCE_F32, GPUREDUCE_SUM, 0},       {GPUREDUCE_F32, GPUREDUCE_ARGMAX, 0},
+      {GPUREDUCE_F32, GPUREDUCE_SUM, GPUREDUCE_ACCUMULATE_F64},
+      {GPUREDUCE_BF16, GPUREDUCE_SUM, 0},      {GPUREDUCE_BF16, GPUREDUCE_ARGMAX, GPUREDUCE_WITH_VALUE},
+      {GPUREDUCE_F16, GPUREDUCE_MAX, 0},       {GPUREDUCE_F64, GPUREDUCE_MEAN_VAR, 0},
+      {GPUREDUCE_F32, GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS},
+      {GPUREDUCE_I32, GPUREDUCE_AMAX, 0},      {GPUREDUCE_I64, GPUREDUCE_MIN, 0},
+  };
+  for (size_t k = 0; k < COUNT(kinds); ++k) {
+    const gpureduce_type_t type = kinds[k].type;
+    const gpureduce_op_t op = kinds[k].op;
+    const size_t v = tu_chunk_elems(type), whole = v << 17, batch = whole + 3;
+    const int arg = op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX;
+    const size_t narrow[] = {v + 1, 3 * v + 1, 16 * v + 3}, wide[] = {32 * v + 1};
+    struct bb_shape sh = bb_layout(BB_ALIGNED_COLUMNS, type, batch, 2, 0);
+    bb_check_random(&sh, type, op, kinds[k].flags, "short columns");
+    if (op == GPUREDUCE_SUM && kinds[k].flags == 0) { /* a whole matrix of one chunk */
+      sh = bb_layout(BB_MATRIX_COLUMNS, type, whole, v, 0);
+      bb_check_random(&sh, type, op, kinds[k].flags, "short columns");
+    }
+    if (TU_TYPE(type)->size == 2 && !arg)
+      for (size_t i = 0; i < COUNT(narrow); ++i) {
+        sh = bb_layout(BB_ALIGNED_COLUMNS, type, batch, narrow[i], 0);
+        bb_check_random(&sh, type, op, kinds[k].flags, "short columns");
+      }
+    if (kinds[k].flags == 0 && (type == GPUREDUCE_F32 || type == GPUREDUCE_F64))
+      for (size_t i = 0; i < COUNT(wide); ++i) {
+        sh = bb_layout(BB_ALIGNED_COLUMNS, type, batch, wide[i], 0);
+        bb_check_random(&sh, type, op, kinds[k].flags, "short columns");
+      }
+  }
+}
+
 void bb_large_batch(void **state) {
   (void)state;
   static const struct bb_kind kinds[] = {

@@ -99,6 +99,7 @@ void bb_check_random(const struct bb_shape *sh, gpureduce_type_t type, gpureduce
 void bb_row_lengths(void **state);
 void bb_many_tiles(void **state);
 void bb_column_pieces(void **state);
+void bb_short_columns(void **state);
 void bb_large_batch(void **state);
 void bb_layouts(void **state);
 void bb_pointer_offsets(void **state);
@@ -109,7 +110,7 @@ void bb_errors_leave_output(void **state);
 
 #define BATCHED_TESTS                                                                  \
   cmocka_unit_test(bb_row_lengths), cmocka_unit_test(bb_many_tiles),                   \
-      cmocka_unit_test(bb_column_pieces),                                              \
+      cmocka_unit_test(bb_column_pieces), cmocka_unit_test(bb_short_columns),          \
       cmocka_unit_test(bb_large_batch), cmocka_unit_test(bb_layouts),                  \
       cmocka_unit_test(bb_pointer_offsets), cmocka_unit_test(bb_special_values),       \
       cmocka_unit_test(bb_empty_vectors), cmocka_unit_test(bb_empty_batch),            \

@@ -1,7 +1,7 @@
 /*
  * cuda/dispatch/batched.cu - the dispatch layer of
  * gpureduce_reduce_batched() on a CUDA handle: from the shape to one of
- * the five batched kernels (kernel/batched.cuh), its plan and its launch
+ * the six batched kernels (kernel/batched.cuh), its plan and its launch
  * shape, one launch on the handle's stream.  No allocation, no
  * synchronization.  Which kernel and how many blocks change no bit of any
  * result: every kernel computes each vector in the order of doc/ORDER.md.
@@ -15,6 +15,11 @@
  *                                   and one store measured faster:
  *                                   H200, f32 sum of 2^28 vectors,
  *                                   847 us against 1325 us)
+ *   the columns of a row-major      batched_short_columns_kernel, a
+ *   matrix, <= 256 chunks, rows on  thread V columns, where there are
+ *   16-byte boundaries, 2- to       enough of them to fill the GPU and
+ *   8-byte types                    it was measured faster
+ *                                   (short_columns_faster)
  *   <= 256 chunks a vector          batched_segment_kernel: its columns
  *                                   form when neighbouring vectors are
  *                                   closer than neighbouring elements,
@@ -69,6 +74,25 @@ void plan_groups(uint64_t tiles, uint64_t units, uint64_t vectors, uint64_t targ
 }
 
 uint64_t magnitude(int64_t s) { return s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s; }
+
+/* The short columns kernel runs where the matrix has at least this many
+ * groups of V columns (one a thread) a multiprocessor: two resident
+ * blocks' worth; with fewer, the segment kernel's G threads a column
+ * keep more loads in flight. */
+constexpr uint64_t kShortColumnThreadsPerSm = 2 * GR_LANES;
+
+/* Where the short columns kernel beats the segment kernel's columns form
+ * on columns of `chunks` chunks (H100, 2^28 elements, sum, max and
+ * argmax, in one process): one chunk (2^27 columns of 2: f32 1.06 to
+ * 1.30x, bf16 1.14 to 2.66x); 16-bit types but for ARGMIN and ARGMAX (16
+ * and 256 elements: sum and max 1.37 to 1.70x, argmax 0.88 to 0.98x);
+ * wider types from 32 chunks (f32 columns of 256: 1.19 to 1.25x; of 16,
+ * 0.87 to 0.98x). */
+bool short_columns_faster(uint64_t chunks, size_t elem, gpureduce_op_t op) {
+  if (chunks <= 1) return true;
+  if (elem == 2) return op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX;
+  return chunks >= 32;
+}
 
 /* The columns kernel's pieces (BatchedParams::piece_log2): the columns of
  * a matrix (batch stride 1) load 16-byte pieces where every row starts
@@ -141,6 +165,14 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
              (GR_CHUNK_BYTES / elem) % n == 0 && batch_stride == (int64_t)n) {
     kernel = k.dense;
     grid = ceil_div(ceil_div(batch * n, GR_CHUNK_BYTES / elem), (uint64_t)GR_LANES * gr::kRowsPerThread);
+  } else if (chunks <= GR_LANES && k.short_columns && batch_stride == 1 &&
+             magnitude(element_stride) >= batch &&
+             reinterpret_cast<uintptr_t>(input) % GR_CHUNK_BYTES == 0 &&
+             magnitude(element_stride) * elem % GR_CHUNK_BYTES == 0 &&
+             ceil_div(batch, GR_CHUNK_BYTES / elem) >= sms * kShortColumnThreadsPerSm &&
+             short_columns_faster(chunks, elem, op)) {
+    kernel = k.short_columns;
+    grid = ceil_div(ceil_div(batch, GR_CHUNK_BYTES / elem), GR_LANES);
   } else if (chunks <= GR_LANES) {
     /* one lane round: G threads a vector, J lanes a thread */
     const unsigned q = chunks <= 32 ? 0 : ceil_log2(ceil_div(chunks, 32));

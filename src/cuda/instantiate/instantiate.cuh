@@ -69,6 +69,10 @@ template <> struct FamilyOf<BatchedFamily> {
     k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
     k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
     k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);
+    /* 8-bit types: a thread's 16 x 16 elements of a chunk took 255
+     * registers (ptxas, sm_90, u8 sum); they keep the segment kernel */
+    if constexpr (sizeof(typename Op::In) >= 2)
+      k.short_columns = reinterpret_cast<const void *>(&batched_short_columns_kernel<Op>);
     k.acc_bytes = sizeof(typename Op::Acc);
     return k;
   }

@@ -34,6 +34,7 @@ struct BatchedKernels {
    * J = 2, 4 and 8, which read the form at run time */
   const void *segment[2][4];
   const void *dense, *warp, *tiles, *columns;
+  const void *short_columns; /* none for 8-bit types */
   const void *exact_tiles;
   uint64_t exact_max;
   unsigned acc_bytes; /* sizeof(Op::Acc): the segment kernel's columns form
