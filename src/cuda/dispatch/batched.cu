@@ -83,11 +83,12 @@ constexpr uint64_t kShortColumnThreadsPerSm = 2 * GR_LANES;
 
 /* Where the short columns kernel beats the segment kernel's columns form
  * on columns of `chunks` chunks (H100, 2^28 elements, sum, max and
- * argmax, in one process): one chunk (2^27 columns of 2: f32 1.06 to
- * 1.30x, bf16 1.14 to 2.66x); 16-bit types but for ARGMIN and ARGMAX (16
- * and 256 elements: sum and max 1.37 to 1.70x, argmax 0.88 to 0.98x);
- * wider types from 32 chunks (f32 columns of 256: 1.19 to 1.25x; of 16,
- * 0.87 to 0.98x). */
+ * argmax, each against the segment kernel in one process,
+ * bench/torch-side.py --suite columns): one chunk (2^27 columns of 2:
+ * bf16 1.65 to 2.85x, f32 sum and max 1.08 and 1.13x, argmax 0.98x);
+ * 16-bit types but for ARGMIN and ARGMAX (columns of 16 and 256: sum and
+ * max 1.37 to 1.53x, argmax 0.88 to 0.98x); wider types from 32 chunks
+ * (f32 columns of 256: 1.22 to 1.25x; of 16, 0.87 to 0.98x). */
 bool short_columns_faster(uint64_t chunks, size_t elem, gpureduce_op_t op) {
   if (chunks <= 1) return true;
   if (elem == 2) return op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX;
