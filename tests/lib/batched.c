@@ -363,9 +363,9 @@ void bb_column_pieces(void **state) {
  * columns are up to 256 multiprocessors, and the lengths where
  * dispatch/batched.cu's short_columns_faster chooses it: one chunk; 16-bit
  * types but for the arg ops; 32 chunks and more for wider types).  One
- * chunk (no lane tree), lanes of whole and partial chunks, lane trees
- * with empty lanes (2, 4, 17 and 33 chunks), and a last group of 3
- * columns.  The host backend, which has no such regime, checks the same
+ * chunk (no lane tree), lanes of whole and partial chunks, lane trees of
+ * 2, 4, 17 and 33 chunks (the last two with empty lanes), and a last
+ * group of 3 columns.  The host backend, which has no such regime, checks the same
  * lengths over 2V + 3 columns. */
 void bb_short_columns(void **state) {
   (void)state;
