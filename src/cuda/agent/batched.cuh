@@ -297,6 +297,14 @@ __device__ __forceinline__ uint4 load_column_piece(const ColumnLoads<In> &c, uin
   return gather_piece(p, c.stride, c.n - first, c.q_log2, c.group_vectors);
 }
 
+/* Item m's lane in a lane tree of 2^bits lanes fed to order/tree.h's
+ * counter: m's low `bits` bits reversed, so that the counter builds rule
+ * 4's tree, whose root splits on bit 0 of the lane index (level 1 pairs
+ * lanes l and l+1). */
+__device__ __forceinline__ unsigned reversed_lane(unsigned m, unsigned bits) {
+  return bits ? __brev(m) >> (32 - bits) : 0u;
+}
+
 /* The shape of one tile of the columns kernel's vectors for thread y of
  * Y: the tile's lanes holding elements are 0 .. C-1; with P the power of
  * two at or above C (at most 256), the lanes P and up are empty, so rule

@@ -327,11 +327,9 @@ column_lane(const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)]
  * registers (the columns past the batch by scalar loads).  In a vector
  * of at most 256 chunks, lane l holds chunk l alone.  One chunk (n <= V)
  * is the column's value.  Otherwise a column's lanes enter
- * order/tree.h's counter in the order of their index's log2(P) bits
- * reversed (P the power of two at or above its chunks, the lanes past
- * its end the identity), so that the counter builds rule 4's lane tree:
- * its root splits on bit 0 of the lane index, as level 1 pairs lanes l
- * and l+1; U lanes are loaded at once (2 for V <= 4: H100, f32 sum of
+ * order/tree.h's counter in reversed_lane's order over P lanes (P the
+ * power of two at or above its chunks, the lanes past its end the
+ * identity), which builds rule 4's lane tree; U lanes are loaded at once (2 for V <= 4: H100, f32 sum of
  * 2^20 columns of 256, 0.82 of the probe against 0.76 with one).  The
  * block's results go through shared memory, so that its stores are whole
  * 16-byte pieces of the output (H100, 2^27 bf16 columns of 2: max 0.50
@@ -369,17 +367,19 @@ __global__ void __launch_bounds__(kThreads, 2) batched_short_columns_kernel(cons
 #pragma unroll 1
         for (unsigned i = 0; i < (1u << bits); i += U) {
           In e[U][V][V];
+          unsigned lane[U];
           int count[U];
 #pragma unroll
-          for (int u = 0; u < U; ++u)
-            count[u] = load_column_lane(col0, p.element_stride, p.n, chunks, cols,
-                                        __brev(i + u) >> (32 - bits), e[u]);
+          for (int u = 0; u < U; ++u) {
+            lane[u] = reversed_lane(i + u, bits);
+            count[u] =
+                load_column_lane(col0, p.element_stride, p.n, chunks, cols, lane[u], e[u]);
+          }
 #pragma unroll
           for (int u = 0; u < U; ++u) {
-            const uint64_t r0 = (uint64_t)(__brev(i + u) >> (32 - bits)) * V;
 #pragma unroll
             for (int c = 0; c < V; ++c) {
-              Acc a = column_lane<Op>(e[u], c, count[u], r0);
+              Acc a = column_lane<Op>(e[u], c, count[u], (uint64_t)lane[u] * V);
               GR_TREE_PUSH(stack[c], i + u, a, Op::combine);
             }
           }
