@@ -792,7 +792,14 @@ template <gpureduce_type_t T> struct LogSumExp {
 template <gpureduce_type_t T, gpureduce_op_t O, bool F64 = false> struct OpFor;
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM, F64> { using type = SumLike<T, kSum, F64>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_PROD, F64> { using type = SumLike<T, kProd, F64>; };
-template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_ABS, F64> { using type = SumLike<T, kSumAbs, F64>; };
+/* Unsigned integers: |x| is x, so SUM_ABS is SUM's operation and AMAX is
+ * MAX's (the same bits, and one set of kernels of each family fewer). */
+template <gpureduce_type_t T>
+constexpr bool kUnsignedInt = !Elem<T>::is_float && !std::is_signed<typename Elem<T>::In>::value;
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_ABS, F64> {
+  using type = typename std::conditional<kUnsignedInt<T>, SumLike<T, kSum, F64>,
+                                         SumLike<T, kSumAbs, F64>>::type;
+};
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_SQUARES, F64> { using type = SumLike<T, kSumSquares, F64>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MIN, F64> { using type = MinMax<T, false>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MAX, F64> { using type = MinMax<T, true>; };
@@ -800,12 +807,15 @@ template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMIN, F64> {
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMAX, F64> { using type = ArgMinMax<T, true>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_NRM2, F64> { using type = Nrm2<T, F64>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MEAN_VAR, F64> { using type = MeanVar<T, F64>; };
-template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_AMAX, F64> { using type = Amax<T>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_AMAX, F64> {
+  using type = typename std::conditional<kUnsignedInt<T>, MinMax<T, true>, Amax<T>>::type;
+};
 /* LOGSUMEXP of an integer type is refused (UNSUPPORTED) before any launch;
  * its entry reuses AMAX's kernels of that type, which exist anyway, rather
  * than instantiate kernels that never run. */
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_LOGSUMEXP, F64> {
-  using type = typename std::conditional<Elem<T>::is_float, LogSumExp<T>, Amax<T>>::type;
+  using type = typename std::conditional<Elem<T>::is_float, LogSumExp<T>,
+                                         typename OpFor<T, GPUREDUCE_AMAX, F64>::type>::type;
 };
 /* combine(acc, lift(x)): the fold of one element x of index i, as rule 3
  * of doc/ORDER.md states it, or Op::fold_one where Op has one (the same
