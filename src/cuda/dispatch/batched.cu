@@ -162,7 +162,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     if (k.exact_tiles && n <= k.exact_max) kernel = k.exact_tiles;
     plan_groups(p.tiles, batch, batch, sms * kTargetBlocksPerSm, p);
     grid = batch * p.groups;
-  } else if (element_stride == 1 && n >= 2 && n < GR_CHUNK_BYTES / elem &&
+  } else if (k.dense && element_stride == 1 && n >= 2 && n < GR_CHUNK_BYTES / elem &&
              (GR_CHUNK_BYTES / elem) % n == 0 && batch_stride == (int64_t)n) {
     kernel = k.dense;
     grid = ceil_div(ceil_div(batch * n, GR_CHUNK_BYTES / elem), (uint64_t)GR_LANES * gr::kRowsPerThread);

@@ -65,7 +65,10 @@ template <> struct FamilyOf<BatchedFamily> {
     k.segment[0][1] = k.segment[1][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 2>);
     k.segment[0][2] = k.segment[1][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 4>);
     k.segment[0][3] = k.segment[1][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
-    k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
+    /* 8-byte types: a chunk holds 2 elements, and no n with 2 <= n < 2
+     * takes the dense kernel */
+    if constexpr (GR_CHUNK_BYTES / sizeof(typename Op::In) > 2)
+      k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
     k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
     k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
     k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);

@@ -33,7 +33,8 @@ struct BatchedKernels {
    * for J = 2^q lanes a thread: five kernels, J = 1 in each form, and
    * J = 2, 4 and 8, which read the form at run time */
   const void *segment[2][4];
-  const void *dense, *warp, *tiles, *columns;
+  const void *dense; /* none for 8-byte types (no vector length takes it) */
+  const void *warp, *tiles, *columns;
   const void *short_columns; /* none for 8-bit types */
   const void *exact_tiles;
   uint64_t exact_max;
