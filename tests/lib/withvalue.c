@@ -367,13 +367,13 @@ void wv_batched(void **state) {
      * (dispatch/batched.cu; 2- to 8-byte types), which stages its 16-byte
      * results through shared memory, the last group of V columns short */
     const size_t v = tu_chunk_elems(type), sc = (v << 17) + 3, ld = (sc + v - 1) / v * v;
-    unsigned char *sm = tu_alloc(2 * ld * es);
-    fill_special(&r, type, sm, 2 * ld);
+    unsigned char *sm = es >= 2 ? tu_alloc(2 * ld * es) : NULL;
+    if (sm) fill_special(&r, type, sm, 2 * ld);
     const struct layout short_columns = {"short columns", sc, 2, 1, (int64_t)ld, 0, 2 * ld};
     for (int o = 0; o < 2; ++o) {
       for (size_t k = 0; k < COUNT(small); ++k) check_batched(m, type, arg_ops[o], &small[k]);
       for (size_t k = 0; k < COUNT(big); ++k) check_batched(lv, type, arg_ops[o], &big[k]);
-      if (es >= 2) check_batched(sm, type, arg_ops[o], &short_columns);
+      if (sm) check_batched(sm, type, arg_ops[o], &short_columns);
     }
     free(m);
     free(lv);
