@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpu-check.sh - build and test a gpureduce release tarball on a GPU machine.
 #
-# Usage: tools/gpu-check.sh [--quick]
+# Usage: tools/gpu-check.sh [--quick] [--prebuilt]
+#        tools/gpu-check.sh --pack
 #
 # Run from the top of a checkout whose .dist/ holds the tarball (made here
 # with `./bootstrap && ./configure && make dist`, then copied to .dist/).
@@ -12,6 +13,20 @@
 # exit status is non-zero when any step failed.
 #
 #   --quick               skip ./reduce-bench
+#   --pack                here, without a GPU: build the tarball's tree in
+#                         /tmp/NAME (--with-cuda-arch=90, or
+#                         $GPU_CHECK_ARCH; $GPU_CHECK_CONFIGURE), run its
+#                         make check (the GPU tests skip), and pack it as
+#                         .dist/NAME-tree.tar.xz (about 30 MB): objects
+#                         and archives over 1 MB are emptied and the
+#                         dependency files blanked, their times kept, so
+#                         that make finds everything up to date there
+#   --prebuilt            there: unpack .dist/NAME-tree.tar.xz to the same
+#                         /tmp/NAME and run make check in it, without
+#                         configure and make (a one-architecture build
+#                         takes longer there than one call may run);
+#                         the carried cmocka, MPFR and MPI are found
+#                         through LD_LIBRARY_PATH and MPIEXEC
 #   OUT                   directory for results (default: ./gpu-check-out):
 #                           summary.txt  the summary printed last
 #                           bench.txt    ./reduce-bench's output
@@ -34,17 +49,21 @@
 set -u
 
 quick=no
+mode=tarball
 for arg
 do
   case $arg in
     --quick) quick=yes ;;
+    --pack) mode=pack ;;
+    --prebuilt) mode=prebuilt ;;
     -h | --help) sed -n '2,/^# Copyright/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "gpu-check: unknown argument '$arg' (usage: tools/gpu-check.sh [--quick])" >&2; exit 2 ;;
+    *) echo "gpu-check: unknown argument '$arg' (usage: tools/gpu-check.sh [--quick] [--pack | --prebuilt])" >&2; exit 2 ;;
   esac
 done
 
 start_dir=`pwd`
-if test -f "$start_dir/.dist/mpi-env.sh"; then
+# (--pack builds against this machine's own MPI)
+if test "$mode" != pack && test -f "$start_dir/.dist/mpi-env.sh"; then
   . "$start_dir/.dist/mpi-env.sh"
 fi
 OUT=${OUT:-$start_dir/gpu-check-out}
@@ -52,13 +71,56 @@ case $OUT in /*) ;; *) OUT=$start_dir/$OUT ;; esac
 mkdir -p "$OUT" || { echo "gpu-check: cannot create OUT=$OUT" >&2; exit 2; }
 jobs=${GPU_CHECK_JOBS:-16}
 
-tarball=`ls -t "$start_dir"/.dist/gpureduce-*.tar.gz 2>/dev/null | head -n 1`
-if test -z "$tarball"; then
-  echo "gpu-check: no .dist/gpureduce-*.tar.gz under $start_dir" >&2
-  exit 2
+if test "$mode" = prebuilt; then
+  tree=`ls -t "$start_dir"/.dist/gpureduce-*-tree.tar.xz 2>/dev/null | head -n 1`
+  if test -z "$tree"; then
+    echo "gpu-check: no .dist/gpureduce-*-tree.tar.xz under $start_dir (make it with --pack)" >&2
+    exit 2
+  fi
+  name=`basename "$tree" -tree.tar.xz`
+else
+  tarball=`ls -t "$start_dir"/.dist/gpureduce-*.tar.gz 2>/dev/null | head -n 1`
+  if test -z "$tarball"; then
+    echo "gpu-check: no .dist/gpureduce-*.tar.gz under $start_dir" >&2
+    exit 2
+  fi
+  name=`basename "$tarball" .tar.gz`
 fi
-name=`basename "$tarball" .tar.gz`
 build=/tmp/$name
+
+# --pack: the tree, built here, for --prebuilt there.  Static libraries
+# are left out (--disable-static), since their archives would be emptied
+# with the other large files; only libtool's relink of libgpureduce_mpi
+# at `make install` reads an object again, and its object is small.
+if test "$mode" = pack; then
+  rm -rf "$build" && cd /tmp && tar xzf "$tarball" && cd "$build" || exit 1
+  # shellcheck disable=SC2086
+  if ! { ./configure --with-cuda-arch="${GPU_CHECK_ARCH:-90}" --disable-static \
+           ${GPU_CHECK_CONFIGURE-} >configure.out 2>&1 &&
+         make -j"$jobs" >make.out 2>&1 && make -j"$jobs" check >>make.out 2>&1; }; then
+    echo "gpu-check: --pack: the build or its make check failed; see $build/configure.out and make.out" >&2
+    exit 1
+  fi
+  # make check here built what every test needs (tests/mpi/test-mpi.sh's
+  # programs too); its results go, so that every test runs again there
+  find tests \( -name '*.log' -o -name '*.trs' \) -exec rm -f {} +
+  rm -f test-suite.log
+  ref=`mktemp` || exit 1
+  find . \( -name '*.o' -o -name '*.a' \) -size +1024k | while read -r f; do
+    touch -r "$f" "$ref" && : >"$f" && touch -r "$ref" "$f"
+  done
+  # the dependency files name this machine's headers (cmocka.h, mpi.h)
+  find . -path '*/.deps/*' -name '*.P*' | while read -r f; do
+    touch -r "$f" "$ref" && echo '# dummy' >"$f" && touch -r "$ref" "$f"
+  done
+  rm -f "$ref"
+  if ! (cd /tmp && tar cf - "$name") | xz -T0 -3 >"$start_dir/.dist/$name-tree.tar.xz"; then
+    echo "gpu-check: --pack: cannot write .dist/$name-tree.tar.xz" >&2
+    exit 1
+  fi
+  echo "gpu-check: packed $build as .dist/$name-tree.tar.xz (`du -h "$start_dir/.dist/$name-tree.tar.xz" | cut -f 1`)"
+  exit 0
+fi
 logs=/tmp/$name-gpu-check-logs
 rm -rf "$build" "$logs"
 mkdir -p "$logs"
@@ -105,28 +167,45 @@ fi
 if test -n "$cmocka_args"; then
   set -- "$@" "$cmocka_args" "CMOCKA_LIBS=$cmocka_libs"
 fi
-if step unpack tar xzf "$tarball" && cd "$build"; then
+# After make check: $GPU_CHECK_EXTRA, then ./reduce-bench.
+extra_and_bench ()
+{
+  if test -n "${GPU_CHECK_EXTRA-}"; then
+    export OUT
+    step extra sh -c "$GPU_CHECK_EXTRA"
+  fi
+  if test "$quick" = yes; then
+    bench_desc="skipped (--quick)"
+  elif test -x ./reduce-bench; then
+    echo "gpu-check: ./reduce-bench ..."
+    { ./reduce-bench 2>&1; echo $? >"$logs/bench.rc"; } | tee "$OUT/bench.txt"
+    bench_rc=`cat "$logs/bench.rc" 2>/dev/null`
+    bench_desc="exit ${bench_rc:-unknown} (output in \$OUT/bench.txt)"
+    test "${bench_rc:-1}" = 0 || failed_steps="$failed_steps bench"
+  else
+    bench_desc="not built"
+    failed_steps="$failed_steps bench"
+  fi
+}
+
+if test "$mode" = prebuilt; then
+  # the programs were linked here against the carried libraries' sonames
+  for d in "$start_dir"/.dist/cmocka/usr/lib/* "$start_dir"/.dist/mpfr/usr/lib/*; do
+    test -d "$d" && LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  done
+  export LD_LIBRARY_PATH
+  mpiexec_path=`command -v mpiexec || command -v mpirun`
+  if step unpack tar xJf "$tree" && cd "$build"; then
+    step check make -j"$jobs" check MPIEXEC="$mpiexec_path"
+    extra_and_bench
+  fi
+elif step unpack tar xzf "$tarball" && cd "$build"; then
   # shellcheck disable=SC2086
   step configure ./configure ${GPU_CHECK_CONFIGURE-} "$@"
   if test -f Makefile; then
     step make make -j"$jobs"
     step check make -j"$jobs" check
-    if test -n "${GPU_CHECK_EXTRA-}"; then
-      export OUT
-      step extra sh -c "$GPU_CHECK_EXTRA"
-    fi
-    if test "$quick" = yes; then
-      bench_desc="skipped (--quick)"
-    elif test -x ./reduce-bench; then
-      echo "gpu-check: ./reduce-bench ..."
-      { ./reduce-bench 2>&1; echo $? >"$logs/bench.rc"; } | tee "$OUT/bench.txt"
-      bench_rc=`cat "$logs/bench.rc" 2>/dev/null`
-      bench_desc="exit ${bench_rc:-unknown} (output in \$OUT/bench.txt)"
-      test "${bench_rc:-1}" = 0 || failed_steps="$failed_steps bench"
-    else
-      bench_desc="not built"
-      failed_steps="$failed_steps bench"
-    fi
+    extra_and_bench
   fi
 fi
 
