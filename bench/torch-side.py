@@ -28,7 +28,8 @@ Suites (--suite, default all but logsumexp and amax when the library lacks them)
               process (module loading: compare libraries built with and without
               --with-fatbin-compression=size); runs before the others
 
---op takes sum, max, argmax, argmax+value (GPUREDUCE_WITH_VALUE; torch.max(x, dim)).
+--op takes sum, max, argmax, argmax+value (GPUREDUCE_WITH_VALUE; torch.max(x, dim)),
+min and argmin.
 --type takes f32, bf16, f16, f64.  --elements sets the total (default 28: 2^28
 elements; segments use 2^(elements - 2)).  --quick: 2^22 elements, 2 x 5 calls,
 to try the script.  --device cpu runs on the host backend and torch's CPU
@@ -242,9 +243,9 @@ class Bench:
             return self.close(ours.view(torch.float32 if x.dtype != torch.float64
                                         else torch.float64), x.double().sum(dim),
                               x.double().abs().sum(dim))
-        if opname == "max":
+        if opname in ("max", "min"):
             return bool(torch.equal(ours.view(x.dtype), ref))
-        if opname == "argmax":
+        if opname in ("argmax", "argmin"):
             return bool(torch.equal(ours.view(torch.int64), ref))
         if opname == "argmax+value":
             w = ours.view(torch.int64).view(-1, 2)
@@ -256,15 +257,20 @@ class Bench:
 
     def op_args(self, opname):
         return {"sum": (SUM, 0), "max": (MAX, 0), "argmax": (ARGMAX, 0),
-                "argmax+value": (ARGMAX, WITH_VALUE)}[opname]
+                "argmax+value": (ARGMAX, WITH_VALUE), "min": (MIN, 0),
+                "argmin": (ARGMIN, 0)}[opname]
 
     def torch_op(self, opname, x, dim):
         if opname == "sum":
             return lambda: x.sum(dim)
         if opname == "max":
             return lambda: x.amax(dim)
+        if opname == "min":
+            return lambda: x.amin(dim)
         if opname == "argmax":
             return lambda: x.argmax(dim)
+        if opname == "argmin":
+            return lambda: x.argmin(dim)
         return lambda: torch.max(x, dim)
 
     def out_for(self, t, op, flags, count):
@@ -411,22 +417,24 @@ class Bench:
             ref = torch.segment_reduce(x.float(), "sum", lengths=ls, unsafe=True)
             scale = torch.segment_reduce(x.float().abs(), "sum", lengths=ls, unsafe=True)
             return self.close(out.view(torch.float32)[nonempty], ref[nonempty], scale[nonempty])
-        if opname == "max":
-            ref = torch.segment_reduce(x, "max", lengths=ls, unsafe=True)
+        if opname in ("max", "min"):
+            ref = torch.segment_reduce(x, opname, lengths=ls, unsafe=True)
             return bool(torch.equal(out.view(x.dtype)[nonempty], ref[nonempty]))
-        # argmax: the first index of the maximum, by a scatter over (segment, index)
+        # argmax, argmin: the first index of the extreme, by a scatter over (segment, index)
         seg = torch.repeat_interleave(torch.arange(ls.numel(), device=self.dev), ls)
-        mx = torch.segment_reduce(x.float(), "max", lengths=ls, unsafe=True)
+        mx = torch.segment_reduce(x.float(), "min" if opname == "argmin" else "max", lengths=ls,
+                                  unsafe=True)
         pos = torch.arange(x.numel(), device=self.dev) - offsets[:-1][seg]
         hit = x.float() == mx[seg]
         big = torch.full((ls.numel(),), 2**62, dtype=torch.int64, device=self.dev)
         first = big.scatter_reduce(0, seg[hit], pos[hit], reduce="amin")
-        idx = out.view(torch.int64) if opname == "argmax" else out.view(torch.int64).view(-1, 2)[:, 0]
+        idx = (out.view(torch.int64) if opname != "argmax+value"
+               else out.view(torch.int64).view(-1, 2)[:, 0])
         return bool(torch.equal(idx[nonempty], first[nonempty]))
 
     def segments_peer(self, opname, x, ls, offsets, tname):
         """CUB where the shim has it (f32 sum, max, argmax), else torch.segment_reduce."""
-        if self.shim and self.shim.lib and tname == "f32" and opname != "argmax+value":
+        if self.shim and self.shim.lib and tname == "f32" and opname in ("sum", "max", "argmax"):
             op = {"sum": 0, "max": 3, "argmax": 5}[opname]
             S = ls.numel()
             tb = ctypes.c_size_t(0)
@@ -439,7 +447,7 @@ class Bench:
                                                          offsets.data_ptr(), S, temp.data_ptr(),
                                                          ctypes.byref(tb), self.stream())
             return "cub::DeviceSegmentedReduce", self.time_us(call), 8 if op == 5 else 4
-        if opname in ("sum", "max"):
+        if opname in ("sum", "max", "min"):
             fn = lambda: torch.segment_reduce(x, opname, lengths=ls, unsafe=True)
             return "torch.segment_reduce", self.time_us(fn), x.element_size()
         return "-", None, 0
