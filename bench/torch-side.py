@@ -434,8 +434,8 @@ class Bench:
 
     def segments_peer(self, opname, x, ls, offsets, tname):
         """CUB where the shim has it (f32 sum, max, argmax), else torch.segment_reduce."""
-        if self.shim and self.shim.lib and tname == "f32" and opname in ("sum", "max", "argmax"):
-            op = {"sum": 0, "max": 3, "argmax": 5}[opname]
+        op = {"sum": 0, "max": 3, "argmax": 5}.get(opname)  # the shim's op codes
+        if self.shim and self.shim.lib and tname == "f32" and op is not None:
             S = ls.numel()
             tb = ctypes.c_size_t(0)
             cub_out = torch.empty(S * 8, dtype=torch.uint8, device=self.dev)
