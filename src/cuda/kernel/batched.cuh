@@ -331,10 +331,10 @@ column_lane(const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)]
  * power of two at or above its chunks, the lanes past its end the
  * identity), which builds rule 4's lane tree; U lanes are loaded at once
  * (2 for V <= 4: H100, f32 sum of 2^20 columns of 256, 0.82 of the probe
- * against 0.76 with one).  The
- * block's results go through shared memory, so that its stores are whole
- * 16-byte pieces of the output (H100, 2^27 bf16 columns of 2: max 0.50
- * of the probe against 0.35 with each thread's own stores). */
+ * against 0.76 with one).  The block's results go through shared memory,
+ * so that its stores are whole 16-byte pieces of the output (H100, 2^27
+ * bf16 columns of 2: max 0.50 of the probe against 0.35 with each
+ * thread's own stores). */
 template <class Op>
 __global__ void __launch_bounds__(kThreads, 2) batched_short_columns_kernel(const BatchedParams p) {
   using In = typename Op::In;
