@@ -119,8 +119,43 @@ __device__ __forceinline__ ChunkData load_vector_chunk(const In *x, int64_t stri
   return c;
 }
 
+/* ARGMIN's and ARGMAX's value of the first `count` (1 .. V) elements of a
+ * chunk whose first index is e0: a tree over its positions (depth log2 V,
+ * 32-bit positions) with ArgLane's rule (thread/fold.cuh: a NaN is never
+ * replaced and replaces any number, otherwise only a strictly better value
+ * wins), the places past `count` holding the identity's value, which
+ * never wins.  The best value and its first index, as the elements' fold
+ * in index order gives: the operation's value does not depend on the
+ * order of combination. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc
+arg_chunk(const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)], int count,
+          uint64_t e0) {
+  using W = typename Op::W;
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+  const W worst = Op::identity().v;
+  W val[V];
+  int pos[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    val[j] = j < count ? (W)Op::E::widen(e[j]) : worst;
+    pos[j] = j;
+  }
+#pragma unroll
+  for (int step = 1; step < V; step *= 2)
+#pragma unroll
+    for (int j = 0; j + step < V; j += 2 * step) {
+      const W a = val[j], b = val[j + step];
+      const bool take = !is_nan(a) && (is_nan(b) || (Op::kIsMax ? b > a : b < a));
+      val[j] = take ? b : a;
+      pos[j] = take ? pos[j + step] : pos[j];
+    }
+  return typename Op::Acc{val[0], e0 + (uint64_t)pos[0]};
+}
+
 /* Fold a loaded chunk into a lane's accumulator, element by element in
- * index order (rule 3), or whole where the operation folds chunks. */
+ * index order (rule 3), whole where the operation folds chunks, and for
+ * ARGMIN and ARGMAX by arg_chunk and one combine. */
 template <class Op>
 __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkData &c,
                                             uint64_t e0) {
@@ -128,7 +163,9 @@ __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkDa
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
   In e[V];
   memcpy(e, &c.raw, sizeof e);
-  if constexpr (HasChunkFold<Op>::value) {
+  if constexpr (Op::kFamily == OpFamily::kArg) {
+    if (c.count > 0) acc = Op::combine(acc, arg_chunk<Op>(e, c.count, e0));
+  } else if constexpr (HasChunkFold<Op>::value) {
     if (c.count > 0) acc = Op::fold_run(acc, e, 0, (int)c.count);
   } else {
 #pragma unroll
