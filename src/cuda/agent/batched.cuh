@@ -119,23 +119,25 @@ __device__ __forceinline__ ChunkData load_vector_chunk(const In *x, int64_t stri
   return c;
 }
 
-/* ARGMIN's and ARGMAX's value of the first `count` (1 .. V) elements of a
- * chunk whose first index is e0: a tree over its positions (depth log2 V,
- * 32-bit positions) with ArgLane's rule (thread/fold.cuh: a NaN is never
- * replaced and replaces any number, otherwise only a strictly better value
- * wins), the places past `count` holding the identity's value, which
- * never wins.  The best value and its first index, as the elements' fold
- * in index order gives: the operation's value does not depend on the
- * order of combination. */
+/* ARGMIN's and ARGMAX's tree over the positions of a chunk whose first
+ * `count` (0 .. V) elements are in e: val[j] the element j widened, or
+ * the identity's value from `count` on, which never wins; pos[j] = j;
+ * then the levels below `width` (a power of two, at most V): for step =
+ * 1, 2, .. < width, at every j that is a multiple of 2 * step, position
+ * j + step replaces position j by ArgLane's rule (thread/fold.cuh: a NaN
+ * is never replaced and replaces any number, otherwise only a strictly
+ * better value wins).  Then (val[k * width], pos[k * width]) is the best
+ * of the elements k * width .. (k + 1) * width - 1 and its first
+ * position, as their fold in index order gives: the operation's value
+ * does not depend on the order of combination. */
 template <class Op>
-__device__ __forceinline__ typename Op::Acc
-arg_chunk(const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)], int count,
-          uint64_t e0) {
+__device__ __forceinline__ void arg_tree(
+    const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)], int count,
+    unsigned width, typename Op::W (&val)[GR_CHUNK_BYTES / sizeof(typename Op::In)],
+    int (&pos)[GR_CHUNK_BYTES / sizeof(typename Op::In)]) {
   using W = typename Op::W;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const W worst = Op::identity().v;
-  W val[V];
-  int pos[V];
 #pragma unroll
   for (int j = 0; j < V; ++j) {
     val[j] = j < count ? (W)Op::E::widen(e[j]) : worst;
@@ -146,16 +148,62 @@ arg_chunk(const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)], 
 #pragma unroll
     for (int j = 0; j + step < V; j += 2 * step) {
       const W a = val[j], b = val[j + step];
-      const bool take = !is_nan(a) && (is_nan(b) || (Op::kIsMax ? b > a : b < a));
+      const bool take = (unsigned)step < width && !is_nan(a) &&
+                        (is_nan(b) || (Op::kIsMax ? b > a : b < a));
       val[j] = take ? b : a;
       pos[j] = take ? pos[j + step] : pos[j];
     }
-  return typename Op::Acc{val[0], e0 + (uint64_t)pos[0]};
 }
 
+/* MIN's or MAX's best of two floats that lets NaNs through: the
+ * canonical NaN where either is a NaN, else the better of the two, -0
+ * below +0 (PTX ISA, max and min).  One instruction from sm_80 on (PTX
+ * max.NaN.f32); before it, fmax or fmin and a NaN test. */
+template <bool IsMax> __device__ __forceinline__ float best_or_nan(float a, float b) {
+#if __CUDA_ARCH__ >= 800
+  float d;
+  if constexpr (IsMax) asm("max.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
+  else asm("min.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
+  return d;
+#else
+  const float m = IsMax ? fmaxf(a, b) : fminf(a, b);
+  return is_nan(a) || is_nan(b) ? __uint_as_float(0x7fffffffu) : m;
+#endif
+}
+
+/* The elements of a chunk of 16- or 32-bit floats widened to float, the
+ * places from `count` on holding Op's identity (MIN's or MAX's), then
+ * the levels of a tree over them below `width` (a power of two, at most
+ * V): for step = 1, 2, .. < width, v[j] = best_or_nan(v[j], v[j + step])
+ * at every j that is a multiple of 2 * step.  Then v[k * width] is the
+ * best of the elements k * width .. (k + 1) * width - 1, or the canonical
+ * NaN where there is a NaN among them: in MinMax's order, the NaN's bits
+ * apart (finish makes a NaN canonical), what their fold in index order
+ * gives, since the best of them does not depend on the order. */
+template <class Op>
+__device__ __forceinline__ void minmax_tree(
+    const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)], int count,
+    unsigned width, float (&v)[GR_CHUNK_BYTES / sizeof(typename Op::In)]) {
+  constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
+#pragma unroll
+  for (int j = 0; j < V; ++j) v[j] = j < count ? (float)Op::E::widen(e[j]) : Op::identity();
+#pragma unroll
+  for (int step = 1; step < V; step *= 2)
+#pragma unroll
+    for (int j = 0; j + step < V; j += 2 * step)
+      if ((unsigned)step < width) v[j] = best_or_nan<Op::kIsMax>(v[j], v[j + step]);
+}
+
+/* Do the batched kernels fold Op's chunks by minmax_tree: MIN and MAX of
+ * the 16- and 32-bit floats (a float accumulator)? */
+template <class Op>
+constexpr bool kMinMaxChunk = Op::kFamily == OpFamily::kMinMax && Op::E::is_float &&
+                              std::is_same<typename Op::Acc, float>::value;
+
 /* Fold a loaded chunk into a lane's accumulator, element by element in
- * index order (rule 3), whole where the operation folds chunks, and for
- * ARGMIN and ARGMAX by arg_chunk and one combine. */
+ * index order (rule 3), whole where the operation folds chunks, for
+ * ARGMIN and ARGMAX by arg_tree and one combine, and for MIN and MAX of
+ * the 16- and 32-bit floats by minmax_tree and one combine. */
 template <class Op>
 __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkData &c,
                                             uint64_t e0) {
@@ -164,7 +212,14 @@ __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkDa
   In e[V];
   memcpy(e, &c.raw, sizeof e);
   if constexpr (Op::kFamily == OpFamily::kArg) {
-    if (c.count > 0) acc = Op::combine(acc, arg_chunk<Op>(e, c.count, e0));
+    typename Op::W val[V];
+    int pos[V];
+    arg_tree<Op>(e, c.count, V, val, pos);
+    if (c.count > 0) acc = Op::combine(acc, typename Op::Acc{val[0], e0 + (uint64_t)pos[0]});
+  } else if constexpr (kMinMaxChunk<Op>) {
+    float v[V];
+    minmax_tree<Op>(e, c.count, V, v);
+    if (c.count > 0) acc = Op::combine(acc, v[0]);
   } else if constexpr (HasChunkFold<Op>::value) {
     if (c.count > 0) acc = Op::fold_run(acc, e, 0, (int)c.count);
   } else {

@@ -69,7 +69,9 @@ __device__ __forceinline__ const typename Op::In *vector2_at(const BatchedParams
  * elements, and each thread folds whole 16-byte chunks of it, V/n vectors
  * a chunk, kRowsPerThread chunks at once.  A vector of n < V elements is
  * one lane of one chunk, so its value is the fold of its elements from the
- * identity, in index order (rules 3 to 6). */
+ * identity, in index order (rules 3 to 6); ARGMIN, ARGMAX and the float
+ * MIN and MAX take a chunk's vectors from one tree over its positions
+ * (arg_tree, minmax_tree), which gives each vector that value. */
 template <class Op>
 __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedParams p) {
   using In = typename Op::In;
@@ -100,6 +102,27 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
         for (int j = 0; j < d[r].count; j += (int)mask + 1)
           store_result<Op>(p, first + j / (mask + 1),
                            Op::fold_run(Op::identity(), e, j, j + (int)mask + 1), 1);
+        continue;
+      }
+      if constexpr (Op::kFamily == OpFamily::kArg) {
+        /* vector k of the chunk is position k * n of the tree's levels
+         * below n; its index in the vector is pos - k * n */
+        typename Op::W val[V];
+        int pos[V];
+        arg_tree<Op>(e, d[r].count, mask + 1u, val, pos);
+#pragma unroll
+        for (int j = 0; j < V; ++j)
+          if ((j & mask) == 0 && j < d[r].count)
+            store_result<Op>(p, first + j / (mask + 1), Acc{val[j], (uint64_t)(pos[j] - j)}, 1);
+        continue;
+      }
+      if constexpr (kMinMaxChunk<Op>) {
+        /* vector k of the chunk is v[k * n] of the tree's levels below n */
+        float v[V];
+        minmax_tree<Op>(e, d[r].count, mask + 1u, v);
+#pragma unroll
+        for (int j = 0; j < V; ++j)
+          if ((j & mask) == 0 && j < d[r].count) store_result<Op>(p, first + j / (mask + 1), v[j], 1);
         continue;
       }
       Acc acc = Op::identity();
