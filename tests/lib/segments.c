@@ -341,13 +341,15 @@ void sg_tiny_and_huge(tu_rng *r, size_t *len, size_t segments, size_t huge, size
 /* ---- tests: lengths ------------------------------------------------------------ */
 
 /* Lengths around every boundary of the order and of the kernel's regimes:
- * chunks (V), a packed segment's limit (32 chunks), tiles (2048 V). */
+ * chunks (V), 32 chunks, tiles (2048 V), and a packed segment's limit
+ * (128 chunks, a window), whose lanes meet at levels 32 and 64 too. */
 static size_t boundary_lengths(gpureduce_type_t type, size_t *len) {
   const size_t v = tu_chunk_elems(type), te = tu_tile_elems(type);
   const size_t l[] = {1,       2,          v - 1,      v,      v + 1,      31 * v,
                       32 * v - 1, 32 * v,  32 * v + 1, 33 * v, 64 * v + 3, 255,
                       256,     257,        te - 1,     te,     te + 1,     2 * te - 1,
-                      2 * te + 1, 3 * te + 5};
+                      2 * te + 1, 3 * te + 5, 127 * v, 128 * v - 1, 128 * v, 128 * v + 1,
+                      129 * v};
   size_t k = 0;
   for (size_t i = 0; i < COUNT(l); ++i)
     if (l[i] > 0) len[k++] = l[i];
@@ -385,8 +387,18 @@ void sg_lengths(void **state) {
     for (size_t i = 0; i < COUNT(many); ++i) many[i] = shorts[(i * 7 + i / 8) % COUNT(shorts)];
     sh = sg_from_lengths(many, COUNT(many), 0, 0, "160 short segments around 32 chunks");
     sg_check_random(&sh, type, op, flags, 0, "lengths");
+    /* and around the packed limit, 128 chunks, at an odd base */
+    if (op != GPUREDUCE_PROD) {
+      const size_t window[] = {127 * v, 128 * v, 128 * v + 1, 129 * v,
+                               1,       64 * v + 1, 96 * v - 1, 3};
+      size_t around[40];
+      for (size_t i = 0; i < COUNT(around); ++i)
+        around[i] = window[(i * 5 + i / 8) % COUNT(window)];
+      sh = sg_from_lengths(around, COUNT(around), 1, 0, "40 segments around 128 chunks");
+      sg_check_random(&sh, type, op, flags, 0, "lengths");
+    }
     /* alone: one segment each */
-    const size_t alone[] = {32 * v, 32 * v + 1, te, te + 1};
+    const size_t alone[] = {32 * v, 32 * v + 1, 128 * v, 128 * v + 1, te, te + 1};
     for (size_t i = 0; i < COUNT(alone); ++i) {
       if (op == GPUREDUCE_PROD && alone[i] > 32 * v + 1) continue;
       sh = sg_from_lengths(&alone[i], 1, 0, 0, "one segment");

@@ -19,7 +19,7 @@
  *     after w*share (a 32-way search of the offsets by the warp);
  *   - short segments go 128 at a time: when they are all a chunk or less,
  *     a thread takes four with a load each (tiny_window()); else those of
- *     at most 32 chunks are packed with their neighbours, one chunk a
+ *     at most 128 chunks are packed with their neighbours, one chunk a
  *     position, 128 positions a warp at once, and the longer ones among
  *     them follow, a warp each (window());
  *   - a longer one is reduced by the warp a tile at a time
@@ -80,8 +80,8 @@ namespace gr {
 /* Chunk positions a warp packs at once: kWindowPages a thread. */
 constexpr int kWindowPages = 4;
 constexpr int kWindow = 32 * kWindowPages;
-/* The longest segment, in chunks, that window() packs. */
-constexpr unsigned kPackedChunks = 32;
+/* The longest segment, in chunks, that window() packs: a whole window. */
+constexpr unsigned kPackedChunks = kWindow;
 /* A long segment's groups are at most a share / kGroupsPerShare long (and
  * longer than half that), or one tile when a tile is longer: a warp takes
  * four to eight of them, and the shares' work differs by a group at most. */
@@ -92,7 +92,8 @@ struct WindowStorage {
   uint64_t first[kWindow];    /* the segment's first element (from input) */
   uint32_t length[kWindow];   /* its elements; kInvalid set for an invalid one */
   uint16_t position[kWindow]; /* its first chunk's position in the window */
-  uint8_t owner[kWindow];     /* the segment (window index) of each position */
+  uint8_t owner[kWindow];     /* 1 + the window index of the segment that
+                               * starts at a position, 0 where none does */
 };
 constexpr uint32_t kInvalid = 0x80000000u;
 
@@ -375,7 +376,7 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     const unsigned u = __shfl_xor_sync(0xffffffffu, stop, d);
     stop = u < stop ? u : stop;
   }
-  /* the window's positions in use: the end of its last short segment */
+  /* the window's positions in use: the end of its last packed segment */
   unsigned used = 0;
 #pragma unroll
   for (int r = 0; r < R; ++r)
@@ -386,16 +387,38 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     used = u > used ? u : used;
   }
 #pragma unroll
+  for (int r = 0; r < R; ++r) ws.owner[lane + 32 * r] = 0;
+  __syncwarp();
+#pragma unroll
   for (int r = 0; r < R; ++r) {
     const unsigned j = lane * R + r;
     if (j < stop && c.fits[r]) {
       ws.first[j] = c.o[r];
       ws.length[j] = c.length[r];
       ws.position[j] = (uint16_t)start[r];
-      for (unsigned k = 0; k < c.count[r]; ++k) ws.owner[start[r] + k] = (uint8_t)j;
+      ws.owner[start[r]] = (uint8_t)(j + 1);
     }
   }
   __syncwarp();
+  /* each position's segment: the last that starts at or before it (every
+   * packed segment has a position, so the starts are distinct), by a max
+   * scan of ws.owner over the positions lane + 32r in order */
+  unsigned owner[R];
+  {
+    unsigned carry = 0;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      unsigned m = ws.owner[lane + 32 * r];
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const unsigned u = __shfl_up_sync(0xffffffffu, m, d);
+        if (lane >= (unsigned)d) m = u > m ? u : m;
+      }
+      m = carry > m ? carry : m;
+      carry = __shfl_sync(0xffffffffu, m, 31);
+      owner[r] = m;
+    }
+  }
   const In *input = static_cast<const In *>(p.input);
   ChunkData d[R];
   unsigned seg[R], l[R], chunks[R];
@@ -407,7 +430,7 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     l[r] = 1; /* no lane 0 where unused */
     chunks[r] = 0;
     if (at < used) {
-      seg[r] = ws.owner[at];
+      seg[r] = owner[r] - 1;
       l[r] = at - ws.position[seg[r]];
       const unsigned n = ws.length[seg[r]];
       if (!(n & kInvalid)) {
@@ -424,9 +447,18 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     v[r] = Op::identity();
     fold_loaded<Op>(v[r], d[r], (uint64_t)l[r] * V);
   }
-  /* rule 4's levels 16 .. 1 within each segment: position t takes t + h
-   * when both are the same segment's chunks (l + h < chunks); the levels
-   * above 16 only meet empty lanes */
+  /* rule 4's levels 64 .. 1 within each segment: position t takes t + h
+   * when both are the same segment's chunks (l + h < chunks); level 128
+   * only meets empty lanes.  For h = 64 and 32, t + h is the same
+   * thread's page r + h/32; position t + h is not itself changed at
+   * level h (its l is h or more) */
+#pragma unroll
+  for (int k = 2; k >= 1; k >>= 1) {
+    const unsigned h = 32u * k;
+#pragma unroll
+    for (int r = 0; r + k < R; ++r)
+      if (l[r] < h && l[r] + h < chunks[r]) v[r] = Op::combine(v[r], v[r + k]);
+  }
 #pragma unroll
   for (int h = 16; h >= 1; h >>= 1) {
     Acc u[R];
