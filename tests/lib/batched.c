@@ -507,6 +507,28 @@ static uint64_t special_value(void *ctx, size_t b, size_t i) {
   return bt_special_element(s->type, b, s->n, i, &s->rng);
 }
 
+/* NaNs, signed zeros, infinities and two finite values (integers: three
+ * values) picked by a hash of (b, i), so that NaNs, ties and signed zeros
+ * meet inside one 16-byte chunk: for vectors of 2, 4 and 8 elements,
+ * which the CUDA backend takes V/n to a chunk from one tree over its
+ * positions (MIN, MAX, ARGMIN, ARGMAX). */
+static uint64_t mixed_value(void *ctx, size_t b, size_t i) {
+  const struct special *s = ctx;
+  const unsigned h =
+      (unsigned)(((b * 0x9e3779b97f4a7c15ull) ^ (i * 0xbf58476d1ce4e5b9ull)) >> 40) % 8;
+  if (!TU_TYPE(s->type)->is_float) return h < 3 ? 3 : h < 6 ? 120 : 10;
+  switch (h) {
+    case 0: return tu_nan(s->type, (int)(b & 1), 1, b + i + 1);
+    case 1: return tu_pattern(s->type, -0.0);
+    case 2: return tu_pattern(s->type, 0.0);
+    case 3: return tu_neg_inf(s->type);
+    case 4: return tu_pos_inf(s->type);
+    case 5:
+    case 6: return tu_pattern(s->type, 1.0);
+    default: return tu_pattern(s->type, 0.5);
+  }
+}
+
 /* The answers of gpureduce.h for the patterns, by hand. */
 static void check_special(gpureduce_type_t type, gpureduce_op_t op, unsigned flags, size_t batch,
                           size_t n, const char *layout) {
@@ -547,6 +569,15 @@ void bb_special_values(void **state) {
           check_special(type, (gpureduce_op_t)op, flags, shapes[si].batch, shapes[si].n,
                         shapes[si].layout);
         }
+        if (op == GPUREDUCE_MIN || op == GPUREDUCE_MAX || op == GPUREDUCE_ARGMIN ||
+            op == GPUREDUCE_ARGMAX || op == GPUREDUCE_AMAX)
+          for (size_t n = 2; n <= 8; n *= 2) {
+            struct special sp = {.type = type, .n = n};
+            const struct bb_shape sh = bb_layout(BB_DENSE, type, 64, n, 0);
+            const struct bb_data data = {mixed_value, &sp,
+                                         "NaNs, signed zeros, infinities and ties mixed"};
+            bb_check(&sh, type, (gpureduce_op_t)op, flags, &data, bt_poison(type, (gpureduce_op_t)op));
+          }
       }
   }
 }
