@@ -212,14 +212,18 @@ __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkDa
   In e[V];
   memcpy(e, &c.raw, sizeof e);
   if constexpr (Op::kFamily == OpFamily::kArg) {
-    typename Op::W val[V];
-    int pos[V];
-    arg_tree<Op>(e, c.count, V, val, pos);
-    if (c.count > 0) acc = Op::combine(acc, typename Op::Acc{val[0], e0 + (uint64_t)pos[0]});
+    if (c.count > 0) {
+      typename Op::W val[V];
+      int pos[V];
+      arg_tree<Op>(e, c.count, V, val, pos);
+      acc = Op::combine(acc, typename Op::Acc{val[0], e0 + (uint64_t)pos[0]});
+    }
   } else if constexpr (kMinMaxChunk<Op>) {
-    float v[V];
-    minmax_tree<Op>(e, c.count, V, v);
-    if (c.count > 0) acc = Op::combine(acc, v[0]);
+    if (c.count > 0) {
+      float v[V];
+      minmax_tree<Op>(e, c.count, V, v);
+      acc = Op::combine(acc, v[0]);
+    }
   } else if constexpr (HasChunkFold<Op>::value) {
     if (c.count > 0) acc = Op::fold_run(acc, e, 0, (int)c.count);
   } else {
