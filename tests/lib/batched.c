@@ -576,7 +576,8 @@ void bb_special_values(void **state) {
             const struct bb_shape sh = bb_layout(BB_DENSE, type, 64, n, 0);
             const struct bb_data data = {mixed_value, &sp,
                                          "NaNs, signed zeros, infinities and ties mixed"};
-            bb_check(&sh, type, (gpureduce_op_t)op, flags, &data, bt_poison(type, (gpureduce_op_t)op));
+            bb_check(&sh, type, (gpureduce_op_t)op, flags, &data,
+                     bt_poison(type, (gpureduce_op_t)op));
           }
       }
   }

@@ -122,7 +122,8 @@ __global__ void __launch_bounds__(kThreads) batched_dense_kernel(const BatchedPa
         minmax_tree<Op>(e, d[r].count, mask + 1u, v);
 #pragma unroll
         for (int j = 0; j < V; ++j)
-          if ((j & mask) == 0 && j < d[r].count) store_result<Op>(p, first + j / (mask + 1), v[j], 1);
+          if ((j & mask) == 0 && j < d[r].count)
+            store_result<Op>(p, first + j / (mask + 1), v[j], 1);
         continue;
       }
       Acc acc = Op::identity();
