@@ -321,14 +321,18 @@ GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
   const float shift = 0x1.8p23f; /* rounds to an integer, ties to even */
   const float s = d * GR_MATH_EXPF_INV_L + shift;
   const float kf = s - shift;
-  const int32_t k = (int32_t)(gr_math_float_bits(s) - gr_math_float_bits(shift));
+  /* s lies in [2^23, 2^24), where floats are the integers: its bits are
+   * the shift's plus k, and the shift's low 22 bits are zero.  So k & 31
+   * is bits(s) & 31, and 2^(k >> 5) as an exponent field, (k >> 5) << 23
+   * modulo 2^32, is (bits(s) & ~31) << 18: the shift's own bits go out
+   * past bit 31, and no shift of a negative number is needed */
+  const uint32_t sb = gr_math_float_bits(s);
   const float r0 = (d - kf * GR_MATH_EXPF_L1) - kf * GR_MATH_EXPF_L2;
   const float r = with_lo ? r0 + lo : r0;
   const float p = r + (r * r) * (0.5f + r * GR_MATH_EXPF_C3);
-  const float t = GR_MATH_TABLE(expf)[k & 31];
+  const float t = GR_MATH_TABLE(expf)[sb & 31];
   const float y = t + t * p;
-  /* k >> 5 as a floor without an arithmetic shift of a negative number */
-  const uint32_t scale = (uint32_t)((k - (k & 31)) / 32) << 23;
+  const uint32_t scale = (sb & ~31u) << 18;
   return gr_math_float_from_bits(gr_math_float_bits(y) + scale);
 }
 
