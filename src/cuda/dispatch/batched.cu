@@ -112,15 +112,21 @@ unsigned column_piece_log2(const void *input, uint64_t batch, int64_t batch_stri
 }
 
 /* log2 of the lanes a thread of batched_segment_kernel's rows form takes
- * for ARGMIN and ARGMAX of `chunks` chunks a vector, whose 16-byte
- * accumulator costs three shuffles a level of the lane tree: J = 4 from
- * 4 chunks up, each thread's own levels combined in registers, so that a
- * vector of P lanes climbs log2(P / 4) shuffle levels, not log2(P);
- * J = 1 below.  H100, 2^28 elements, against J = 1: f32 rows of 32
- * 1.16x, 128 1.77x; bf16 rows of 32 1.19x, 128 1.36x, 512 1.18x;
- * misaligned rows of 32 and 128 1.22-1.35x; at 2 chunks J = 2 gave 1.00x
- * (f32 rows of 8) and 0.88x (f32 misaligned rows of 8). */
-unsigned arg_lanes_log2(uint64_t chunks) { return chunks >= 4 ? 2 : 0; }
+ * for a vector of `chunks` chunks where a lane-tree level costs much more
+ * than a chunk's fold, 0 where it does not: J = 4 from 4 chunks up, each
+ * thread's own two lowest levels combined in registers, so that a vector
+ * of P lanes climbs log2(P / 4) shuffle levels, every lane of the warp
+ * computing each, not log2(P).
+ *   ARGMIN, ARGMAX: three shuffles of the 16-byte accumulator a level.
+ *   H100, 2^28 elements, against J = 1: f32 rows of 32 1.16x, 128 1.77x;
+ *   bf16 rows of 32 1.19x, 128 1.36x, 512 1.18x; misaligned rows of 32
+ *   and 128 1.22-1.35x; at 2 chunks J = 2 gave 1.00x (f32 rows of 8) and
+ *   0.88x (f32 misaligned rows of 8).
+ *   LOGSUMEXP: a double exp a combine. */
+unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks) {
+  if (op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX && op != GPUREDUCE_LOGSUMEXP) return 0;
+  return chunks >= 4 ? 2 : 0;
+}
 
 } /* namespace batched_impl */
 } /* namespace gr */
@@ -188,12 +194,11 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
   } else if (chunks <= GR_LANES) {
     /* one lane round: G threads a vector, J = 2^q lanes a thread, G * J
      * the power of two at or above the chunks; J = 1 up to 32 chunks,
-     * except for the rows of the arg ops (arg_lanes_log2) */
+     * except for the rows of some ops (lanes_log2) */
     const unsigned p2 = ceil_log2(chunks ? chunks : 1);
     p.form = element_stride != 1 && columns_like ? 1u : 0u;
     unsigned q = p2 <= 5 ? 0 : p2 - 5;
-    if (p.form == 0 && (op == GPUREDUCE_ARGMIN || op == GPUREDUCE_ARGMAX))
-      q = q > arg_lanes_log2(chunks) ? q : arg_lanes_log2(chunks);
+    if (p.form == 0 && lanes_log2(op, chunks) > q) q = lanes_log2(op, chunks);
     p.g_log2 = p2 - q;
     kernel = k.segment[p.form][q];
     const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;
