@@ -469,7 +469,7 @@ class Bench:
             t, _ = TYPES[tname]
             if self.gr.result_size(t, lse, 0) == 0:
                 continue
-            for L in (8, 128, 4096, 65536, 1 << 20):
+            for L in (8, 32, 128, 512, 4096, 65536, 1 << 20):
                 B = total // L
                 if B < 2:
                     continue
