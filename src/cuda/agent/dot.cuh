@@ -117,7 +117,7 @@ template <class Op> class AgentDot {
    * its lanes 31 take from other warps (share_firsts, agent/reduce.cuh),
    * for even and odd tiles: next[input][tile % 2]. */
   struct TempStorage {
-    Acc buf[2][kThreads];
+    Acc buf[kLaneBuffers<Op>][kThreads];
     Acc stack[kStackDepth];
     NextBlocksPair next[2];
   };

@@ -552,6 +552,12 @@ __device__ __forceinline__ bool realigned_interior(uint64_t tile, unsigned misal
   return misalign == 0 ? end <= n_bytes : tile > 0 && end < n_bytes;
 }
 
+/* The most tiles LaneTree::kPerTileGroup takes at a time (one a warp),
+ * and the lane buffers of fold_tiles: 2 (a double buffer), or kTileGroup. */
+constexpr int kTileGroup = kWarps;
+template <class Op>
+constexpr int kLaneBuffers = PolicyOf<Op>::tree == LaneTree::kPerTileGroup ? kTileGroup : 2;
+
 /* The tiles [t0, t1) of an aligned power-of-two group: each tile's lane
  * values (lane(tile), every thread its own) through the lane tree into
  * the tile tree; the group's value in thread 0.  buf and stack are the
@@ -572,12 +578,51 @@ __device__ __forceinline__ bool realigned_interior(uint64_t tile, unsigned misal
  * it when its 16-byte blocks start 16 bytes off a 32-byte boundary; H200,
  * f64 max at 2^30, 3 past alignment: 1893 us, against 2075 without;
  * doc/TUNING.md, "One lane tree a range"). */
-template <class Op, class Lane>
-__device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2][kThreads],
+template <class Op, int B, class Lane>
+__device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[B][kThreads],
                                                        typename Op::Acc *stack, int &parity,
                                                        uint64_t t0, uint64_t t1, Lane &&lane,
                                                        bool lockstep = false) {
-  if constexpr (PolicyOf<Op>::tree == LaneTree::kPerRange) {
+  static_assert(B == kLaneBuffers<Op>, "the agent's lane buffers");
+  if constexpr (PolicyOf<Op>::tree == LaneTree::kPerTileGroup) {
+    /* Groups of g tiles, g the range's tile count up to 8 (a power of two
+     * but in a vector's last range): tile + w's lane values in buf[w],
+     * its lane tree by warp w, its value in buf[w][0] (lane 0 of warp w
+     * reads no other lane's slot 0), taken into the tile tree by thread 0.
+     * Then the tiles left, one lane tree each, as kPerTile. */
+    const unsigned w = threadIdx.x / 32;
+    const uint64_t span = t1 - t0;
+    const unsigned g = span >= 8 ? 8u : span >= 4 ? 4u : span >= 2 ? 2u : 1u;
+    uint64_t tile = t0;
+    if (g >= 2) {
+      __syncthreads(); /* warp 0 may still read buf for the range before */
+      for (; t1 - tile >= g; tile += g) {
+#pragma unroll 1
+        for (unsigned k = 0; k < g; ++k) buf[k][threadIdx.x] = lane(tile + k);
+        __syncthreads();
+        if (w < g) {
+          const typename Op::Acc z = warp_lane_tree_of<Op>(buf[w]);
+          if (threadIdx.x % 32 == 0) buf[w][0] = z;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+#pragma unroll 1
+          for (unsigned k = 0; k < g; ++k) {
+            typename Op::Acc v = buf[k][0];
+            GR_TREE_PUSH(stack, tile + k - t0, v, Op::combine);
+          }
+        }
+      }
+    }
+    for (; tile < t1; ++tile) {
+      typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
+      parity ^= 1;
+      if (threadIdx.x == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+    }
+    typename Op::Acc r = Op::identity();
+    if (threadIdx.x == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
+    return r;
+  } else if constexpr (PolicyOf<Op>::tree == LaneTree::kPerRange) {
     typename Op::Acc v = Op::identity();
     for (uint64_t tile = t0; tile < t1; ++tile) {
       if (lockstep) __syncthreads();
@@ -598,6 +643,27 @@ __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[2
   }
 }
 
+/* The values of `count` (1 to kTileGroup) tiles, first + j * stride for
+ * j < count, each a range of its own (LaneTree::kPerTileGroup): each
+ * thread's lane value of tile j in buf[j], tile j's lane tree by warp j,
+ * its value passed to put(j, value) by lane 0 of warp j.  Every thread of
+ * the block calls it. */
+template <class Op, int B, class Lane, class Put>
+__device__ __forceinline__ void fold_tile_group(typename Op::Acc (&buf)[B][kThreads],
+                                                uint64_t first, uint64_t stride, unsigned count,
+                                                Lane &&lane, Put &&put) {
+  static_assert(B == kTileGroup, "a lane buffer a warp");
+  __syncthreads(); /* the warps may still read buf for the tiles before */
+#pragma unroll 1
+  for (unsigned j = 0; j < count; ++j) buf[j][threadIdx.x] = lane(first + j * stride);
+  __syncthreads();
+  const unsigned w = threadIdx.x / 32;
+  if (w < count) {
+    const typename Op::Acc z = warp_lane_tree_of<Op>(buf[w]);
+    if (threadIdx.x % 32 == 0) put(w, z);
+  }
+}
+
 template <class Op> class AgentReduce {
  public:
   using Acc = typename Op::Acc;
@@ -607,7 +673,7 @@ template <class Op> class AgentReduce {
    * of order/tree.h's counter, and the lane-31 blocks of misaligned input
    * (share_firsts), for even and odd tiles. */
   struct TempStorage {
-    Acc buf[2][kThreads];
+    Acc buf[kLaneBuffers<Op>][kThreads];
     Acc stack[kStackDepth];
     NextBlocksPair next;
   };
@@ -635,6 +701,15 @@ template <class Op> class AgentReduce {
     return fold_tiles<Op>(temp_.buf, temp_.stack, parity_, t0, t1,
                           [&](uint64_t tile) { return consume_tile(tile); },
                           reinterpret_cast<uintptr_t>(blocks_) % 32 != 0);
+  }
+
+  /* The values of the ranges of one tile first + j * stride, j < count
+   * (1 to kTileGroup), under LaneTree::kPerTileGroup: fold_tile_group. */
+  template <class Put>
+  __device__ __forceinline__ void consume_tiles(uint64_t first, uint64_t stride, unsigned count,
+                                                Put &&put) {
+    fold_tile_group<Op>(temp_.buf, first, stride, count,
+                        [&](uint64_t tile) { return consume_tile(tile); }, put);
   }
 
  private:

@@ -20,6 +20,21 @@ constexpr int kWarps = kThreads / 32;
 static_assert(kThreads == 256, "the lane tree below is written for 256 lanes");
 static_assert(GR_MAX_ROOTS == 32 * kThreads, "the root tree reads at most 32 roots a thread");
 
+/* The lane tree of the 256 lane values in buf, computed by one warp (all
+ * its lanes): the tile value ends in the warp's lane 0. */
+template <class Op>
+__device__ __forceinline__ typename Op::Acc warp_lane_tree_of(const typename Op::Acc *buf) {
+  using Acc = typename Op::Acc;
+  const int l = threadIdx.x % 32;
+  Acc v[8];
+#pragma unroll
+  for (int m = 0; m < 8; ++m) v[m] = buf[l + 32 * m];
+  /* levels 128, 64, 32 for lanes l, l+32, ..., l+224 */
+  Acc z = Op::combine(Op::combine(Op::combine(v[0], v[4]), Op::combine(v[2], v[6])),
+                      Op::combine(Op::combine(v[1], v[5]), Op::combine(v[3], v[7])));
+  return warp_lane_tree<Op>(z);
+}
+
 /* Combine the 256 lane values in the order's lane tree: lane l with l+s for
  * s = 128, ..., 1.  Every thread passes its value; the tile value ends in
  * thread 0.  `buf` is this tile's half of a double buffer, so one barrier
@@ -27,20 +42,10 @@ static_assert(GR_MAX_ROOTS == 32 * kThreads, "the root tree reads at most 32 roo
 template <class Op>
 __device__ __forceinline__ typename Op::Acc lane_tree(typename Op::Acc acc,
                                                       typename Op::Acc *buf) {
-  using Acc = typename Op::Acc;
   buf[threadIdx.x] = acc;
   __syncthreads();
-  Acc z = Op::identity();
-  if (threadIdx.x < 32) {
-    const int l = threadIdx.x;
-    Acc v[8];
-#pragma unroll
-    for (int m = 0; m < 8; ++m) v[m] = buf[l + 32 * m];
-    /* levels 128, 64, 32 for lanes l, l+32, ..., l+224 */
-    z = Op::combine(Op::combine(Op::combine(v[0], v[4]), Op::combine(v[2], v[6])),
-                    Op::combine(Op::combine(v[1], v[5]), Op::combine(v[3], v[7])));
-    z = warp_lane_tree<Op>(z);
-  }
+  typename Op::Acc z = Op::identity();
+  if (threadIdx.x < 32) z = warp_lane_tree_of<Op>(buf);
   return z;
 }
 

@@ -62,8 +62,17 @@ enum class Shift { kTwoLoads, kNeighbour, kRealign };
  *              of combination (Op::kOrderFree), so the same bits.  A
  *              barrier a tile keeps the block's warps on one tile when the
  *              16-byte blocks it loads start 16 bytes off a 32-byte
- *              boundary (doc/TUNING.md, "One lane tree a range"). */
-enum class LaneTree { kPerTile, kPerRange };
+ *              boundary (doc/TUNING.md, "One lane tree a range");
+ *   kPerTileGroup  kPerTile's trees, the tiles taken 8 at a time: each
+ *              thread writes its 8 lane values to shared memory, warp w
+ *              computes tile w's lane tree, and thread 0 takes the 8 tile
+ *              values into the tile tree.  The same bits as kPerTile, the
+ *              trees' combines shared by the 8 warps where kPerTile gives
+ *              them all to warp 0 while the others wait at the next
+ *              tile's barrier: for the operations whose combine costs
+ *              most (LOGSUMEXP's double exp).  With kTwoLoads only, whose
+ *              tiles load without a barrier. */
+enum class LaneTree { kPerTile, kPerRange, kPerTileGroup };
 
 /* How AgentReduce loads the 16-byte chunks of an interior tile that it
  * loads as aligned input's (load_lane, agent/reduce.cuh: aligned input,
@@ -157,10 +166,12 @@ constexpr ReducePolicy kReducePolicies[8][4] = {
      {LaneKind::kSequential, 4, Shift::kNeighbour, LaneTree::kPerTile, 8, Load::kCached, 2},
      /* wider: H200 i32 {4} 1.16-1.18x {3} at 2^26 (0.93x at 2^20); batched {2}, not timed */
      {LaneKind::kSequential, 4, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kCached, 2}},
-    /* kLogSumExp: floating types only (integers are refused); SUM's float rows with the
-     * budget of MEAN_VAR's f32 row (a 16-byte accumulator), untuned (H200 f32 2^28: 0.33x SUM) */
-    {{LaneKind::kSequential, 2, Shift::kTwoLoads},
-     {LaneKind::kSequential, 2, Shift::kTwoLoads, LaneTree::kPerTile, 8, Load::kNoAllocate},
+    /* kLogSumExp: floating types only (integers are refused); SUM's float rows, the lane
+     * trees of 8 tiles shared by the 8 warps; ptxas sm_90 {3}: f32 72, bf16 80 registers, no
+     * spill ({2}: 80, 96), f64 {2} (4 bytes spilled at {3}) (NOT YET MEASURED) */
+    {{LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTileGroup},
+     {LaneKind::kSequential, 3, Shift::kTwoLoads, LaneTree::kPerTileGroup, 8, Load::kNoAllocate,
+      0, 2},
      {LaneKind::kSequential, 2, Shift::kTwoLoads},
      {LaneKind::kSequential, 2, Shift::kTwoLoads}},
 };
@@ -221,8 +232,10 @@ template <class Op> struct PolicyOf {
   static constexpr LaneTree tree = value.tree;
   static constexpr Load load = value.load;
   static_assert(value.max_waves >= 1, "one wave at least");
-  static_assert(tree == LaneTree::kPerTile || Op::kOrderFree,
+  static_assert(tree != LaneTree::kPerRange || Op::kOrderFree,
                 "one lane tree a range only where the order does not decide the value");
+  static_assert(tree != LaneTree::kPerTileGroup || shift == Shift::kTwoLoads,
+                "tiles grouped by 8 only where a tile loads without a barrier");
   static_assert(shift != Shift::kRealign || Op::kOrderFree,
                 "realigned tiles only where the order does not decide the value");
   using Lane = typename LaneOf<Op, value.lane>::type;
