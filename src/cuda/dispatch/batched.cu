@@ -122,7 +122,9 @@ unsigned column_piece_log2(const void *input, uint64_t batch, int64_t batch_stri
  *   bf16 rows of 32 1.19x, 128 1.36x, 512 1.18x; misaligned rows of 32
  *   and 128 1.22-1.35x; at 2 chunks J = 2 gave 1.00x (f32 rows of 8) and
  *   0.88x (f32 misaligned rows of 8).
- *   LOGSUMEXP: a double exp a combine. */
+ *   LOGSUMEXP: a double exp a combine.  H100, 2^28 elements, against
+ *   J = 1: f32 rows of 32 1.82x, 128 2.09x; bf16 rows of 32 1.45x, 128
+ *   1.69x, 512 1.29x. */
 unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks) {
   if (op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX && op != GPUREDUCE_LOGSUMEXP) return 0;
   return chunks >= 4 ? 2 : 0;
