@@ -81,7 +81,9 @@ static uint64_t host_result(const void *x, size_t n, gpureduce_type_t type, gpur
 
 static const char *op_label(gpureduce_op_t op, unsigned flags) {
   static char buf[48];
-  snprintf(buf, sizeof buf, "%s%s", tu_op_names[op], flags ? " accumulate-f64" : "");
+  snprintf(buf, sizeof buf, "%s%s%s", tu_op_names[op],
+           flags & GPUREDUCE_ACCUMULATE_F64 ? " accumulate-f64" : "",
+           flags & GPUREDUCE_SOFTMAX_STATS ? " softmax-stats" : "");
   return buf;
 }
 
@@ -124,7 +126,8 @@ static void cuda_matches_host(void **state) {
   cudaFree(d);
 }
 
-/* More than 8192 tiles: the plans of both backends group tiles. */
+/* More than 8192 tiles: the plans of both backends group tiles (LOGSUMEXP:
+ * the lane trees of a range's tiles taken together, LaneTree::kPerTileGroup). */
 static void cuda_many_tiles(void **state) {
   (void)state;
   const size_t te = tu_tile_elems(GPUREDUCE_F32), n = 8193 * te + 5;
@@ -142,7 +145,8 @@ static void cuda_many_tiles(void **state) {
                {GPUREDUCE_MIN, 0},        {GPUREDUCE_MAX, 0},
                {GPUREDUCE_ARGMIN, 0},     {GPUREDUCE_ARGMAX, 0},
                {GPUREDUCE_NRM2, 0},       {GPUREDUCE_MEAN_VAR, 0},
-               {GPUREDUCE_MEAN_VAR, GPUREDUCE_ACCUMULATE_F64}};
+               {GPUREDUCE_MEAN_VAR, GPUREDUCE_ACCUMULATE_F64},
+               {GPUREDUCE_LOGSUMEXP, 0},  {GPUREDUCE_LOGSUMEXP, GPUREDUCE_SOFTMAX_STATS}};
   for (size_t k = 0; k < COUNT(cases); ++k) {
     char what[128];
     snprintf(what, sizeof what, "f32 %s n=%zu (8194 tiles)", op_label(cases[k].op, cases[k].flags),
