@@ -558,6 +558,28 @@ constexpr int kTileGroup = kWarps;
 template <class Op>
 constexpr int kLaneBuffers = PolicyOf<Op>::tree == LaneTree::kPerTileGroup ? kTileGroup : 2;
 
+/* The lane trees of `count` (1 to kTileGroup) tiles at once
+ * (LaneTree::kPerTileGroup): each thread's lane value of the j-th,
+ * lane(j), in buf[j]; the j-th tile's lane tree by warp j; its value in
+ * buf[j][0] for every thread after the call (lane 0 of warp j reads no
+ * other lane's slot 0).  Every thread of the block calls it; the next
+ * call may follow at once, buf[j][0] read before it by the thread that
+ * writes buf[j][0] in it (thread 0). */
+template <class Op, int B, class Lane>
+__device__ __forceinline__ void fold_tile_group(typename Op::Acc (&buf)[B][kThreads],
+                                                unsigned count, Lane &&lane) {
+  static_assert(B == kTileGroup, "a lane buffer a warp");
+#pragma unroll 1
+  for (unsigned j = 0; j < count; ++j) buf[j][threadIdx.x] = lane(j);
+  __syncthreads();
+  const unsigned w = threadIdx.x / 32;
+  if (w < count) {
+    const typename Op::Acc z = warp_lane_tree_of<Op>(buf[w], threadIdx.x % 32);
+    if (threadIdx.x % 32 == 0) buf[w][0] = z;
+  }
+  __syncthreads();
+}
+
 /* The tiles [t0, t1) of an aligned power-of-two group: each tile's lane
  * values (lane(tile), every thread its own) through the lane tree into
  * the tile tree; the group's value in thread 0.  buf and stack are the
@@ -584,45 +606,7 @@ __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[B
                                                        uint64_t t0, uint64_t t1, Lane &&lane,
                                                        bool lockstep = false) {
   static_assert(B == kLaneBuffers<Op>, "the agent's lane buffers");
-  if constexpr (PolicyOf<Op>::tree == LaneTree::kPerTileGroup) {
-    /* Groups of g tiles, g the range's tile count up to 8 (a power of two
-     * but in a vector's last range): tile + w's lane values in buf[w],
-     * its lane tree by warp w, its value in buf[w][0] (lane 0 of warp w
-     * reads no other lane's slot 0), taken into the tile tree by thread 0.
-     * Then the tiles left, one lane tree each, as kPerTile. */
-    const unsigned w = threadIdx.x / 32;
-    const uint64_t span = t1 - t0;
-    const unsigned g = span >= 8 ? 8u : span >= 4 ? 4u : span >= 2 ? 2u : 1u;
-    uint64_t tile = t0;
-    if (g >= 2) {
-      __syncthreads(); /* warp 0 may still read buf for the range before */
-      for (; t1 - tile >= g; tile += g) {
-#pragma unroll 1
-        for (unsigned k = 0; k < g; ++k) buf[k][threadIdx.x] = lane(tile + k);
-        __syncthreads();
-        if (w < g) {
-          const typename Op::Acc z = warp_lane_tree_of<Op>(buf[w]);
-          if (threadIdx.x % 32 == 0) buf[w][0] = z;
-        }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-#pragma unroll 1
-          for (unsigned k = 0; k < g; ++k) {
-            typename Op::Acc v = buf[k][0];
-            GR_TREE_PUSH(stack, tile + k - t0, v, Op::combine);
-          }
-        }
-      }
-    }
-    for (; tile < t1; ++tile) {
-      typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
-      parity ^= 1;
-      if (threadIdx.x == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
-    }
-    typename Op::Acc r = Op::identity();
-    if (threadIdx.x == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
-    return r;
-  } else if constexpr (PolicyOf<Op>::tree == LaneTree::kPerRange) {
+  if constexpr (PolicyOf<Op>::tree == LaneTree::kPerRange) {
     typename Op::Acc v = Op::identity();
     for (uint64_t tile = t0; tile < t1; ++tile) {
       if (lockstep) __syncthreads();
@@ -632,35 +616,29 @@ __device__ __forceinline__ typename Op::Acc fold_tiles(typename Op::Acc (&buf)[B
     parity ^= 1;
     return v;
   } else {
-    for (uint64_t tile = t0; tile < t1; ++tile) {
-      typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
-      parity ^= 1;
-      if (threadIdx.x == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+    if constexpr (PolicyOf<Op>::tree == LaneTree::kPerTileGroup) {
+      /* up to 8 tiles at a time, one a warp (fold_tile_group) */
+      for (uint64_t tile = t0; tile < t1; tile += kTileGroup) {
+        const unsigned count = t1 - tile < kTileGroup ? (unsigned)(t1 - tile) : kTileGroup;
+        fold_tile_group<Op>(buf, count, [&](unsigned j) { return lane(tile + j); });
+        if (threadIdx.x == 0) {
+#pragma unroll 1
+          for (unsigned j = 0; j < count; ++j) {
+            typename Op::Acc v = buf[j][0];
+            GR_TREE_PUSH(stack, tile + j - t0, v, Op::combine);
+          }
+        }
+      }
+    } else {
+      for (uint64_t tile = t0; tile < t1; ++tile) {
+        typename Op::Acc v = lane_tree<Op>(lane(tile), buf[parity]);
+        parity ^= 1;
+        if (threadIdx.x == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
+      }
     }
     typename Op::Acc r = Op::identity();
     if (threadIdx.x == 0) GR_TREE_FOLD(stack, t1 - t0, r, Op::combine);
     return r;
-  }
-}
-
-/* The values of `count` (1 to kTileGroup) tiles, first + j * stride for
- * j < count, each a range of its own (LaneTree::kPerTileGroup): each
- * thread's lane value of tile j in buf[j], tile j's lane tree by warp j,
- * its value passed to put(j, value) by lane 0 of warp j.  Every thread of
- * the block calls it. */
-template <class Op, int B, class Lane, class Put>
-__device__ __forceinline__ void fold_tile_group(typename Op::Acc (&buf)[B][kThreads],
-                                                uint64_t first, uint64_t stride, unsigned count,
-                                                Lane &&lane, Put &&put) {
-  static_assert(B == kTileGroup, "a lane buffer a warp");
-  __syncthreads(); /* the warps may still read buf for the tiles before */
-#pragma unroll 1
-  for (unsigned j = 0; j < count; ++j) buf[j][threadIdx.x] = lane(first + j * stride);
-  __syncthreads();
-  const unsigned w = threadIdx.x / 32;
-  if (w < count) {
-    const typename Op::Acc z = warp_lane_tree_of<Op>(buf[w]);
-    if (threadIdx.x % 32 == 0) put(w, z);
   }
 }
 
@@ -703,13 +681,42 @@ template <class Op> class AgentReduce {
                           reinterpret_cast<uintptr_t>(blocks_) % 32 != 0);
   }
 
-  /* The values of the ranges of one tile first + j * stride, j < count
-   * (1 to kTileGroup), under LaneTree::kPerTileGroup: fold_tile_group. */
+  /* LaneTree::kPerTileGroup: the groups first, first + stride, ... below
+   * `groups`, each of 2^group_log2 tiles of the vector's `tiles` (the last
+   * group of the vector fewer), as consume_range gives each, their tiles
+   * taken 8 at a time in that order whatever the groups they belong to
+   * (fold_tile_group), so that single-tile groups too fill the 8 warps.
+   * Thread 0 calls put(group, value) for each group. */
   template <class Put>
-  __device__ __forceinline__ void consume_tiles(uint64_t first, uint64_t stride, unsigned count,
-                                                Put &&put) {
-    fold_tile_group<Op>(temp_.buf, first, stride, count,
-                        [&](uint64_t tile) { return consume_tile(tile); }, put);
+  __device__ __forceinline__ void consume_groups(uint64_t first, uint64_t stride, uint64_t groups,
+                                                 unsigned group_log2, uint64_t tiles, Put &&put) {
+    if (first >= groups) return;
+    const uint64_t mine = (groups - first + stride - 1) / stride;
+    const uint64_t size = (uint64_t)1 << group_log2;
+    const uint64_t last = first + (mine - 1) * stride;
+    const uint64_t count = (mine - 1) * size + (min(last * size + size, tiles) - last * size);
+    for (uint64_t q0 = 0; q0 < count; q0 += kTileGroup) {
+      const unsigned n = count - q0 < kTileGroup ? (unsigned)(count - q0) : kTileGroup;
+      fold_tile_group<Op>(temp_.buf, n, [&](unsigned j) {
+        const uint64_t q = q0 + j;
+        return consume_tile((first + (q >> group_log2) * stride) * size + (q & (size - 1)));
+      });
+      if (threadIdx.x == 0) {
+#pragma unroll 1
+        for (unsigned j = 0; j < n; ++j) {
+          const uint64_t q = q0 + j, k = q & (size - 1);
+          const uint64_t group = first + (q >> group_log2) * stride;
+          const uint64_t group_tiles = min(group * size + size, tiles) - group * size;
+          Acc v = temp_.buf[j][0];
+          GR_TREE_PUSH(temp_.stack, k, v, Op::combine);
+          if (k + 1 == group_tiles) {
+            Acc r = Op::identity();
+            GR_TREE_FOLD(temp_.stack, group_tiles, r, Op::combine);
+            put(group, r);
+          }
+        }
+      }
+    }
   }
 
  private:

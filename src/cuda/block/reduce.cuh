@@ -21,11 +21,12 @@ static_assert(kThreads == 256, "the lane tree below is written for 256 lanes");
 static_assert(GR_MAX_ROOTS == 32 * kThreads, "the root tree reads at most 32 roots a thread");
 
 /* The lane tree of the 256 lane values in buf, computed by one warp (all
- * its lanes): the tile value ends in the warp's lane 0. */
+ * its lanes; l the caller's lane number, 0 to 31): the tile value ends in
+ * the warp's lane 0. */
 template <class Op>
-__device__ __forceinline__ typename Op::Acc warp_lane_tree_of(const typename Op::Acc *buf) {
+__device__ __forceinline__ typename Op::Acc warp_lane_tree_of(const typename Op::Acc *buf,
+                                                              int l) {
   using Acc = typename Op::Acc;
-  const int l = threadIdx.x % 32;
   Acc v[8];
 #pragma unroll
   for (int m = 0; m < 8; ++m) v[m] = buf[l + 32 * m];
@@ -45,7 +46,7 @@ __device__ __forceinline__ typename Op::Acc lane_tree(typename Op::Acc acc,
   buf[threadIdx.x] = acc;
   __syncthreads();
   typename Op::Acc z = Op::identity();
-  if (threadIdx.x < 32) z = warp_lane_tree_of<Op>(buf);
+  if (threadIdx.x < 32) z = warp_lane_tree_of<Op>(buf, threadIdx.x);
   return z;
 }
 

@@ -76,35 +76,22 @@ reduce_kernel(const ReduceParams p) {
   Agent agent(temp, p.input, p.input2, p.n);
   Acc *roots = static_cast<Acc *>(p.roots);
   const uint64_t group_tiles = (uint64_t)1 << p.group_log2;
-  bool ranges = true;
+  /* a group's value, by thread 0 */
+  const auto put = [&](uint64_t group, const Acc &r) {
+    if (gridDim.x == 1 && p.groups == 1) {
+      store_result<Op>(p, 0, r, 1);
+      store_root<Op>(p, r);
+    } else
+      roots[group] = r;
+  };
   if constexpr (PolicyOf<Op>::tree == LaneTree::kPerTileGroup) {
-    /* groups of one tile, up to 8 of this block's at once, one a warp */
-    if (group_tiles == 1 && p.groups > 1) {
-      ranges = false;
-      const uint64_t stride = gridDim.x;
-      for (uint64_t base = blockIdx.x; base < p.groups; base += kTileGroup * stride) {
-        const uint64_t left = (p.groups - base + stride - 1) / stride;
-        agent.consume_tiles(base, stride, left < kTileGroup ? (unsigned)left : kTileGroup,
-                            [&](unsigned j, const Acc &r) {
-                              roots[base + j * stride] = r;
-                              __threadfence(); /* before thread 0's ticket */
-                            });
-      }
-      __syncthreads(); /* every warp's roots before the ticket */
-    }
-  }
-  if (ranges) {
+    agent.consume_groups(blockIdx.x, gridDim.x, p.groups, p.group_log2, p.tiles, put);
+  } else {
     for (uint64_t group = blockIdx.x; group < p.groups; group += gridDim.x) {
       const uint64_t t0 = group * group_tiles;
       const uint64_t t1 = min(t0 + group_tiles, p.tiles);
       const Acc r = agent.consume_range(t0, t1);
-      if (threadIdx.x == 0) {
-        if (gridDim.x == 1 && p.groups == 1) {
-          store_result<Op>(p, 0, r, 1);
-          store_root<Op>(p, r);
-        } else
-          roots[group] = r;
-      }
+      if (threadIdx.x == 0) put(group, r);
     }
   }
 
