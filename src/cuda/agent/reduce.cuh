@@ -647,9 +647,10 @@ template <class Op> class AgentReduce {
   using Acc = typename Op::Acc;
   using In = typename Op::In;
 
-  /* Shared memory of one block: the lane tree's double buffer, the stack
-   * of order/tree.h's counter, and the lane-31 blocks of misaligned input
-   * (share_firsts), for even and odd tiles. */
+  /* Shared memory of one block: the lane tree's double buffer (8 buffers
+   * under LaneTree::kPerTileGroup), the stack of order/tree.h's counter,
+   * and the lane-31 blocks of misaligned input (share_firsts), for even
+   * and odd tiles. */
   struct TempStorage {
     Acc buf[kLaneBuffers<Op>][kThreads];
     Acc stack[kStackDepth];
