@@ -120,7 +120,7 @@ unsigned column_piece_log2(const void *input, uint64_t batch, int64_t batch_stri
  *   ARGMIN, ARGMAX: three shuffles of the 16-byte accumulator a level.
  *   H100, 2^28 elements, against J = 1: f32 rows of 32 1.16x, 128 1.77x;
  *   bf16 rows of 32 1.19x, 128 1.36x, 512 1.18x; misaligned rows of 32
- *   and 128 1.22-1.35x; at 2 chunks J = 2 gave 1.00x (f32 rows of 8) and
+ *   and 128 1.28-1.35x; at 2 chunks J = 2 gave 1.00x (f32 rows of 8) and
  *   0.88x (f32 misaligned rows of 8).
  *   LOGSUMEXP: a double exp a combine.  H100, 2^28 elements, against
  *   J = 1: f32 rows of 32 1.82x, 128 2.09x; bf16 rows of 32 1.45x, 128
