@@ -18,9 +18,11 @@
 #                         $GPU_CHECK_ARCH; $GPU_CHECK_CONFIGURE), run its
 #                         make check (the GPU tests skip), and pack it as
 #                         .dist/NAME-tree.tar.xz (about 30 MB): objects
-#                         and archives over 1 MB are emptied and the
-#                         dependency files blanked, their times kept, so
-#                         that make finds everything up to date there
+#                         and archives over 1 MB but tests/lib's are
+#                         emptied and the dependency files blanked, their
+#                         times kept, so that make finds everything up to
+#                         date there (a test can be rebuilt there, not
+#                         the library)
 #   --prebuilt            there: unpack .dist/NAME-tree.tar.xz to the same
 #                         /tmp/NAME and run make check in it, without
 #                         configure and make (a one-architecture build
@@ -108,7 +110,8 @@ if test "$mode" = pack; then
   ref=`mktemp` || exit 1
   # rewrite FILE TEXT: FILE's bytes become TEXT, its time stays
   rewrite () { touch -r "$1" "$ref" && printf '%s' "$2" >"$1" && touch -r "$ref" "$1"; }
-  find . \( -name '*.o' -o -name '*.a' \) -size +1024k | while read -r f; do
+  # (the tests' own archives stay, so that a test can be rebuilt there)
+  find . \( -name '*.o' -o -name '*.a' \) -size +1024k ! -path './tests/lib/*' | while read -r f; do
     rewrite "$f" ''
   done
   # the dependency files name this machine's headers (cmocka.h, mpi.h)
