@@ -148,8 +148,7 @@ __device__ __forceinline__ void arg_tree(
 #pragma unroll
     for (int j = 0; j + step < V; j += 2 * step) {
       const W a = val[j], b = val[j + step];
-      const bool take = (unsigned)step < width && !is_nan(a) &&
-                        (is_nan(b) || (Op::kIsMax ? b > a : b < a));
+      const bool take = (unsigned)step < width && ArgLane<Op, Op::kIsMax>::take(a, b);
       val[j] = take ? b : a;
       pos[j] = take ? pos[j + step] : pos[j];
     }
