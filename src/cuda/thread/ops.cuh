@@ -790,17 +790,22 @@ template <gpureduce_type_t T> struct LogSumExp {
 /* ---- the operation for (type, op, flags) --------------------------------- */
 
 template <gpureduce_type_t T, gpureduce_op_t O, bool F64 = false> struct OpFor;
-template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM, F64> { using type = SumLike<T, kSum, F64>; };
-template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_PROD, F64> { using type = SumLike<T, kProd, F64>; };
+/* 64-bit integers: SUM, PROD and SUM_SQUARES wrap modulo 2^64, where an
+ * i64 and a u64 element of the same bits lift to the same accumulator, so
+ * u64 takes i64's operations (one set of kernels of each family fewer). */
+template <gpureduce_type_t T>
+constexpr gpureduce_type_t kWrapType = T == GPUREDUCE_U64 ? GPUREDUCE_I64 : T;
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM, F64> { using type = SumLike<kWrapType<T>, kSum, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_PROD, F64> { using type = SumLike<kWrapType<T>, kProd, F64>; };
 /* Unsigned integers: |x| is x, so SUM_ABS is SUM's operation and AMAX is
  * MAX's (the same bits, and one set of kernels of each family fewer). */
 template <gpureduce_type_t T>
 constexpr bool kUnsignedInt = !Elem<T>::is_float && !std::is_signed<typename Elem<T>::In>::value;
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_ABS, F64> {
-  using type = typename std::conditional<kUnsignedInt<T>, SumLike<T, kSum, F64>,
+  using type = typename std::conditional<kUnsignedInt<T>, typename OpFor<T, GPUREDUCE_SUM, F64>::type,
                                          SumLike<T, kSumAbs, F64>>::type;
 };
-template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_SQUARES, F64> { using type = SumLike<T, kSumSquares, F64>; };
+template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_SUM_SQUARES, F64> { using type = SumLike<kWrapType<T>, kSumSquares, F64>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MIN, F64> { using type = MinMax<T, false>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_MAX, F64> { using type = MinMax<T, true>; };
 template <gpureduce_type_t T, bool F64> struct OpFor<T, GPUREDUCE_ARGMIN, F64> { using type = ArgMinMax<T, false>; };
