@@ -283,9 +283,13 @@ void bb_row_lengths(void **state) {
      * element less: where the CUDA backend's vectors of one lane round
      * change how many lanes a thread holds (J = 1, 2, 4, 8), as rows and
      * as columns, whose threads of a vector sit in a warp or in shared
-     * memory */
-    const size_t lanes[] = {32 * v,  32 * v + 1,  64 * v,  64 * v + 1,
-                            128 * v, 128 * v + 1, 256 * v, 256 * v - 1};
+     * memory; and 15 and 16, 31 and 63 chunks, where some operations'
+     * rows take more lanes a thread than one round needs (16-bit MIN and
+     * MAX J = 4 from 16 chunks, LOGSUMEXP J = 8 from 32, the arg ops J = 8
+     * from 64) */
+    const size_t lanes[] = {15 * v,     16 * v,      31 * v,  32 * v,
+                            32 * v + 1, 63 * v,      64 * v,  64 * v + 1,
+                            128 * v,    128 * v + 1, 256 * v, 256 * v - 1};
     const size_t lane_batches[] = {5, 133, 37};
     const enum bb_layout lane_layouts[] = {BB_DENSE, BB_MISALIGNED, BB_COLUMNS};
     check_lengths(type, op, flags, lanes, COUNT(lanes), lane_layouts, lane_batches,

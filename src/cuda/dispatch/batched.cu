@@ -112,22 +112,41 @@ unsigned column_piece_log2(const void *input, uint64_t batch, int64_t batch_stri
 }
 
 /* log2 of the lanes a thread of batched_segment_kernel's rows form takes
- * for a vector of `chunks` chunks where a lane-tree level costs much more
- * than a chunk's fold, 0 where it does not: J = 4 from 4 chunks up, each
- * thread's own two lowest levels combined in registers, so that a vector
- * of P lanes climbs log2(P / 4) shuffle levels, every lane of the warp
- * computing each, not log2(P).
+ * for a vector of `chunks` chunks of `elem`-byte elements where a
+ * lane-tree level costs much more than a chunk's fold, 0 where it does
+ * not: J = 4 or 8, each thread's own two or three lowest levels combined
+ * in registers, so that a vector of P lanes climbs log2(P / J) shuffle
+ * levels, every lane of the warp computing each, not log2(P).  The caller
+ * takes at least what one lane round needs (J = 2^(log2(P) - 5)).
  *   ARGMIN, ARGMAX: three shuffles of the 16-byte accumulator a level.
- *   H100, 2^28 elements, against J = 1: f32 rows of 32 1.16x, 128 1.77x;
- *   bf16 rows of 32 1.19x, 128 1.36x, 512 1.18x; misaligned rows of 32
- *   and 128 1.28-1.35x; at 2 chunks J = 2 gave 1.00x (f32 rows of 8) and
- *   0.88x (f32 misaligned rows of 8).
- *   LOGSUMEXP: a double exp a combine.  H100, 2^28 elements, against
+ *   J = 4 from 4 chunks; H100, 2^28 elements, against J = 1: f32 rows of
+ *   32 1.16x, 128 1.77x; bf16 rows of 32 1.19x, 128 1.36x, 512 1.18x;
+ *   misaligned rows of 32 and 128 1.28-1.35x; at 2 chunks J = 2 gave
+ *   1.00x (f32 rows of 8) and 0.88x (f32 misaligned rows of 8).  J = 8
+ *   from 64 chunks; H100 against J = 4: f32 rows of 512 1.05x, bf16 of
+ *   512 1.07x (bf16 of 128, 16 chunks, 1.03x; f32 of 128 0.99x).
+ *   LOGSUMEXP: a double exp a combine.  J = 4 from 4 chunks; H100 against
  *   J = 1: f32 rows of 32 1.82x, 128 2.09x; bf16 rows of 32 1.45x, 128
- *   1.69x, 512 1.29x. */
-unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks) {
-  if (op != GPUREDUCE_ARGMIN && op != GPUREDUCE_ARGMAX && op != GPUREDUCE_LOGSUMEXP) return 0;
-  return chunks >= 4 ? 2 : 0;
+ *   1.69x, 512 1.29x.  J = 8 from 32 chunks; H100 against J = 4: f32 rows
+ *   of 128 1.09x, 512 1.16x, bf16 of 512 1.05x (f32 of 32, 8 chunks,
+ *   1.00x; bf16 of 128, 16 chunks, 0.97x).
+ *   MIN, MAX of 16-bit floats (measured, not explained): J = 4 from 16
+ *   chunks; H100 against J = 1: bf16 rows of 128 and 512 1.11x (bf16 of
+ *   32, 4 chunks, 1.02x; f32 of 32, 8 chunks, 0.90x, of 128 and 512
+ *   1.00x: not for 4-byte types). */
+unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks, size_t elem) {
+  switch (op) {
+    case GPUREDUCE_ARGMIN:
+    case GPUREDUCE_ARGMAX:
+      return chunks >= 64 ? 3 : chunks >= 4 ? 2 : 0;
+    case GPUREDUCE_LOGSUMEXP:
+      return chunks >= 32 ? 3 : chunks >= 4 ? 2 : 0;
+    case GPUREDUCE_MIN:
+    case GPUREDUCE_MAX:
+      return elem == 2 && chunks >= 16 ? 2 : 0;
+    default:
+      return 0;
+  }
 }
 
 } /* namespace batched_impl */
@@ -200,7 +219,8 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     const unsigned p2 = ceil_log2(chunks ? chunks : 1);
     p.form = element_stride != 1 && columns_like ? 1u : 0u;
     unsigned q = p2 <= 5 ? 0 : p2 - 5;
-    if (p.form == 0 && lanes_log2(op, chunks) > q) q = lanes_log2(op, chunks);
+    const unsigned j = p.form == 0 ? lanes_log2(op, chunks, elem) : 0u;
+    if (j > q) q = j;
     p.g_log2 = p2 - q;
     kernel = k.segment[p.form][q];
     const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;
