@@ -123,24 +123,28 @@ unsigned column_piece_log2(const void *input, uint64_t batch, int64_t batch_stri
  *   32 1.16x, 128 1.77x; bf16 rows of 32 1.19x, 128 1.36x, 512 1.18x;
  *   misaligned rows of 32 and 128 1.28-1.35x; at 2 chunks J = 2 gave
  *   1.00x (f32 rows of 8) and 0.88x (f32 misaligned rows of 8).  J = 8
- *   from 64 chunks; H100 against J = 4: f32 rows of 512 1.05x, bf16 of
- *   512 1.07x (bf16 of 128, 16 chunks, 1.03x; f32 of 128 0.99x).
+ *   from 64 chunks where the rows are contiguous and 16-byte aligned
+ *   (`aligned`); H100 against J = 4: f32 rows of 512 1.05x, bf16 of
+ *   512 1.07x (bf16 of 128, 16 chunks, 1.03x; f32 of 128 0.99x), but f32
+ *   rows of 512 at ld = 513, one element in, 0.83x.
  *   LOGSUMEXP: a double exp a combine.  J = 4 from 4 chunks; H100 against
  *   J = 1: f32 rows of 32 1.82x, 128 2.09x; bf16 rows of 32 1.45x, 128
- *   1.69x, 512 1.29x.  J = 8 from 32 chunks; H100 against J = 4: f32 rows
- *   of 128 1.09x, 512 1.16x, bf16 of 512 1.05x (f32 of 32, 8 chunks,
- *   1.00x; bf16 of 128, 16 chunks, 0.97x).
+ *   1.69x, 512 1.29x.  J = 8 from 32 chunks of aligned rows, as the arg
+ *   ops (misaligned rows not timed); H100 against J = 4: f32 rows of 128
+ *   1.09x, 512 1.15-1.16x, bf16 and f16 of 512 1.05x (f32 of 32, 8
+ *   chunks, 1.00x; bf16 of 128, 16 chunks, 0.97-0.99x).
  *   MIN, MAX of 16-bit floats (measured, not explained): J = 4 from 16
- *   chunks; H100 against J = 1: bf16 rows of 128 and 512 1.11x (bf16 of
- *   32, 4 chunks, 1.02x; f32 of 32, 8 chunks, 0.90x, of 128 and 512
- *   1.00x: not for 4-byte types). */
-unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks, size_t elem) {
+ *   chunks; H100 against J = 1: bf16 rows of 128 and 512 1.11-1.12x, f16
+ *   1.03-1.04x, misaligned bf16 and f16 rows of 128 and 512 1.18-1.21x
+ *   (bf16 of 32, 4 chunks, 1.02x; f32 of 32, 8 chunks, 0.90x, of 128 and
+ *   512 1.00x: not for 4-byte types). */
+unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks, size_t elem, bool aligned) {
   switch (op) {
     case GPUREDUCE_ARGMIN:
     case GPUREDUCE_ARGMAX:
-      return chunks >= 64 ? 3 : chunks >= 4 ? 2 : 0;
+      return aligned && chunks >= 64 ? 3 : chunks >= 4 ? 2 : 0;
     case GPUREDUCE_LOGSUMEXP:
-      return chunks >= 32 ? 3 : chunks >= 4 ? 2 : 0;
+      return aligned && chunks >= 32 ? 3 : chunks >= 4 ? 2 : 0;
     case GPUREDUCE_MIN:
     case GPUREDUCE_MAX:
       return elem == 2 && chunks >= 16 ? 2 : 0;
@@ -219,7 +223,10 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     const unsigned p2 = ceil_log2(chunks ? chunks : 1);
     p.form = element_stride != 1 && columns_like ? 1u : 0u;
     unsigned q = p2 <= 5 ? 0 : p2 - 5;
-    const unsigned j = p.form == 0 ? lanes_log2(op, chunks, elem) : 0u;
+    const bool aligned = element_stride == 1 &&
+                         reinterpret_cast<uintptr_t>(input) % GR_CHUNK_BYTES == 0 &&
+                         magnitude(batch_stride) * elem % GR_CHUNK_BYTES == 0;
+    const unsigned j = p.form == 0 ? lanes_log2(op, chunks, elem, aligned) : 0u;
     if (j > q) q = j;
     p.g_log2 = p2 - q;
     kernel = k.segment[p.form][q];
