@@ -134,10 +134,10 @@ unsigned column_piece_log2(const void *input, uint64_t batch, int64_t batch_stri
  *   1.09x, 512 1.15-1.16x, bf16 and f16 of 512 1.05x (f32 of 32, 8
  *   chunks, 1.00x; bf16 of 128, 16 chunks, 0.97-0.99x).
  *   MIN, MAX of 16-bit floats (measured, not explained): J = 4 from 16
- *   chunks; H100 against J = 1: bf16 rows of 128 and 512 1.11-1.12x, f16
- *   1.03-1.04x, misaligned bf16 and f16 rows of 128 and 512 1.18-1.21x
- *   (bf16 of 32, 4 chunks, 1.02x; f32 of 32, 8 chunks, 0.90x, of 128 and
- *   512 1.00x: not for 4-byte types). */
+ *   chunks; H100 against one round's J (1 to 32 chunks, 2 at 64): bf16
+ *   rows of 128 and 512 1.11-1.12x, f16 1.03-1.04x, misaligned bf16 and
+ *   f16 rows of 128 and 512 1.18-1.21x (bf16 of 32, 4 chunks, 1.02x; f32
+ *   of 32, 8 chunks, 0.90x, of 128 and 512 1.00x: not for 4-byte types). */
 unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks, size_t elem, bool aligned) {
   switch (op) {
     case GPUREDUCE_ARGMIN:
