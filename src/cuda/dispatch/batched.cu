@@ -75,6 +75,13 @@ void plan_groups(uint64_t tiles, uint64_t units, uint64_t vectors, uint64_t targ
 
 uint64_t magnitude(int64_t s) { return s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s; }
 
+/* Do input and every step of `stride` elements of `elem` bytes from it
+ * lie on 16-byte (chunk) boundaries? */
+bool on_chunk_bounds(const void *input, int64_t stride, size_t elem) {
+  return reinterpret_cast<uintptr_t>(input) % GR_CHUNK_BYTES == 0 &&
+         magnitude(stride) * elem % GR_CHUNK_BYTES == 0;
+}
+
 /* The short columns kernel runs where the matrix has at least this many
  * groups of V columns (one a thread) a multiprocessor: two resident
  * blocks' worth; with fewer, the segment kernel's G threads a column
@@ -209,9 +216,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     kernel = k.dense;
     grid = ceil_div(ceil_div(batch * n, GR_CHUNK_BYTES / elem), (uint64_t)GR_LANES * gr::kRowsPerThread);
   } else if (chunks <= GR_LANES && k.short_columns && batch_stride == 1 &&
-             magnitude(element_stride) >= batch &&
-             reinterpret_cast<uintptr_t>(input) % GR_CHUNK_BYTES == 0 &&
-             magnitude(element_stride) * elem % GR_CHUNK_BYTES == 0 &&
+             magnitude(element_stride) >= batch && on_chunk_bounds(input, element_stride, elem) &&
              ceil_div(batch, GR_CHUNK_BYTES / elem) >= sms * kShortColumnThreadsPerSm &&
              short_columns_faster(chunks, elem, op)) {
     kernel = k.short_columns;
@@ -223,9 +228,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
     const unsigned p2 = ceil_log2(chunks ? chunks : 1);
     p.form = element_stride != 1 && columns_like ? 1u : 0u;
     unsigned q = p2 <= 5 ? 0 : p2 - 5;
-    const bool aligned = element_stride == 1 &&
-                         reinterpret_cast<uintptr_t>(input) % GR_CHUNK_BYTES == 0 &&
-                         magnitude(batch_stride) * elem % GR_CHUNK_BYTES == 0;
+    const bool aligned = element_stride == 1 && on_chunk_bounds(input, batch_stride, elem);
     const unsigned j = p.form == 0 ? lanes_log2(op, chunks, elem, aligned) : 0u;
     if (j > q) q = j;
     p.g_log2 = p2 - q;
