@@ -23,7 +23,9 @@
  *   <= 256 chunks a vector          batched_segment_kernel: its columns
  *                                   form when neighbouring vectors are
  *                                   closer than neighbouring elements,
- *                                   else its rows form
+ *                                   else its rows form (the generic
+ *                                   tier's integer operations: <= 32
+ *                                   chunks, instantiate.cuh)
  *   longer columns                  batched_columns_kernel, 16-byte
  *                                   pieces of the matrix where its
  *                                   rows are aligned
@@ -221,16 +223,19 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
              short_columns_faster(chunks, elem, op)) {
     kernel = k.short_columns;
     grid = ceil_div(ceil_div(batch, GR_CHUNK_BYTES / elem), GR_LANES);
-  } else if (chunks <= GR_LANES) {
+  } else if (chunks <= (k.segment[0][3] ? GR_LANES : 32)) {
     /* one lane round: G threads a vector, J = 2^q lanes a thread, G * J
      * the power of two at or above the chunks; J = 1 up to 32 chunks,
-     * except for the rows of some ops (lanes_log2) */
+     * except for the rows of some ops (lanes_log2); the generic tier
+     * (instantiate.cuh) has no J = 2 or 4, and takes J = 8 from 33
+     * chunks where it has it, else goes no further than 32 */
     const unsigned p2 = ceil_log2(chunks ? chunks : 1);
     p.form = element_stride != 1 && columns_like ? 1u : 0u;
     unsigned q = p2 <= 5 ? 0 : p2 - 5;
     const bool aligned = element_stride == 1 && on_chunk_bounds(input, batch_stride, elem);
     const unsigned j = p.form == 0 ? lanes_log2(op, chunks, elem, aligned) : 0u;
     if (j > q) q = j;
+    if (!k.segment[0][q]) q = 3; /* the generic tier */
     p.g_log2 = p2 - q;
     kernel = k.segment[p.form][q];
     const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;

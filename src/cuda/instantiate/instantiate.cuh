@@ -56,27 +56,72 @@ template <> struct FamilyOf<ReduceFamily> {
   }
 };
 
+/* Whether Op is an f32 operation of GPUREDUCE_ACCUMULATE_F64. */
+template <class Op> struct AccumulatesF64 : std::false_type {};
+template <gpureduce_type_t T, SumKind K>
+struct AccumulatesF64<SumLike<T, K, true>> : std::true_type {};
+template <gpureduce_type_t T> struct AccumulatesF64<Nrm2<T, true>> : std::true_type {};
+template <gpureduce_type_t T> struct AccumulatesF64<MeanVar<T, true>> : std::true_type {};
+
+/* The batched generic tier: the operations of GPUREDUCE_ACCUMULATE_F64,
+ * and those on integers but SUM, MIN, MAX, ARGMIN and ARGMAX (PROD,
+ * SUM_ABS, SUM_SQUARES, NRM2, MEAN_VAR and the signed types' AMAX):
+ * seldom asked for at every shape (torch.var and torch.linalg.vector_norm
+ * refuse integer tensors, and CUB reduces them only through a caller's
+ * functor).  They keep the tiles, warp and columns kernels and the
+ * segment kernel of J = 1, its form read at run time, for vectors of up
+ * to 32 chunks; the ACCUMULATE_F64 ones also that of J = 8 for 33 to 256
+ * chunks, where the integers' go to the warp kernel, or as columns to the
+ * columns kernel (dispatch/batched.cu): their J = 8 kernels were 0.37 MB
+ * of the sm_90 fatbin, the 8-bit MEAN_VAR's and NRM2's unrolled over 8
+ * chunks of 16 elements.  4 or 5 kernels an operation instead of 10, and
+ * the same bits, as from every kernel. */
+template <class Op> constexpr bool generic_tier() {
+  if constexpr (AccumulatesF64<Op>::value) {
+    return true;
+  } else if constexpr (Elem<Op::kType>::is_float) {
+    return false;
+  } else if constexpr (Op::kFamily == OpFamily::kSum || Op::kFamily == OpFamily::kProd) {
+    return Op::kKind != kSum;
+  } else if constexpr (Op::kFamily == OpFamily::kMinMax) {
+    return std::is_same_v<Op, Amax<Op::kType>>;
+  } else {
+    return Op::kFamily != OpFamily::kArg;
+  }
+}
+
 template <> struct FamilyOf<BatchedFamily> {
   static constexpr bool kF64 = true;
   template <class Op> static BatchedKernels of() {
     BatchedKernels k{};
-    k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 0>);
-    k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 1>);
-    k.segment[0][1] = k.segment[1][1] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 2>);
-    k.segment[0][2] = k.segment[1][2] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 4>);
-    k.segment[0][3] = k.segment[1][3] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
-    /* 8-byte types: a chunk holds 2 elements, and no n with 2 <= n < 2
-     * takes the dense kernel */
-    if constexpr (GR_CHUNK_BYTES / sizeof(typename Op::In) > 2)
-      k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
     k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
     k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
     k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);
-    /* 8-bit types: a thread's 16 x 16 elements of a chunk took 255
-     * registers (ptxas, sm_90, u8 sum); they keep the segment kernel */
-    if constexpr (sizeof(typename Op::In) >= 2)
-      k.short_columns = reinterpret_cast<const void *>(&batched_short_columns_kernel<Op>);
     k.acc_bytes = sizeof(typename Op::Acc);
+    if constexpr (generic_tier<Op>()) {
+      k.segment[0][0] = k.segment[1][0] =
+          reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1>);
+      if constexpr (AccumulatesF64<Op>::value)
+        k.segment[0][3] = k.segment[1][3] =
+            reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
+    } else {
+      k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 0>);
+      k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 1>);
+      k.segment[0][1] = k.segment[1][1] =
+          reinterpret_cast<const void *>(&batched_segment_kernel<Op, 2>);
+      k.segment[0][2] = k.segment[1][2] =
+          reinterpret_cast<const void *>(&batched_segment_kernel<Op, 4>);
+      k.segment[0][3] = k.segment[1][3] =
+          reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
+      /* 8-byte types: a chunk holds 2 elements, and no n with 2 <= n < 2
+       * takes the dense kernel */
+      if constexpr (GR_CHUNK_BYTES / sizeof(typename Op::In) > 2)
+        k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
+      /* 8-bit types: a thread's 16 x 16 elements of a chunk took 255
+       * registers (ptxas, sm_90, u8 sum); they keep the segment kernel */
+      if constexpr (sizeof(typename Op::In) >= 2)
+        k.short_columns = reinterpret_cast<const void *>(&batched_short_columns_kernel<Op>);
+    }
     return k;
   }
   template <gpureduce_type_t T> static void exact(gpureduce_op_t op, BatchedKernels &k) {

@@ -31,11 +31,13 @@ struct ReduceKernels {
 struct BatchedKernels {
   /* segment[f][q]: batched_segment_kernel in form f (0 rows, 1 columns)
    * for J = 2^q lanes a thread: five kernels, J = 1 in each form, and
-   * J = 2, 4 and 8, which read the form at run time */
+   * J = 2, 4 and 8, which read the form at run time; in the generic tier
+   * (instantiate.cuh) J = 1 in both forms, and for ACCUMULATE_F64 J = 8 */
   const void *segment[2][4];
-  const void *dense; /* none for 8-byte types (no vector length takes it) */
+  const void *dense; /* none for 8-byte types (no vector length takes it)
+                       and in the generic tier */
   const void *warp, *tiles, *columns;
-  const void *short_columns; /* none for 8-bit types */
+  const void *short_columns; /* none for 8-bit types and in the generic tier */
   const void *exact_tiles;
   uint64_t exact_max;
   unsigned acc_bytes; /* sizeof(Op::Acc): the segment kernel's columns form

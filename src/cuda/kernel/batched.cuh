@@ -166,7 +166,9 @@ constexpr int kSegmentRunTimeForm = -1;
  * Five kernels an operation: J = 1 in each form (inlined gathers, four
  * vectors a thread; both forms in one kernel took 2 to 9 registers more,
  * ptxas on sm_90, a resident block fewer for the f32 and f64 sums, MIN
- * and MAX), and J = 2, 4 and 8, whose form is p.form.  J = 2 and 4 in one
+ * and MAX), and J = 2, 4 and 8, whose form is p.form; the generic tier's
+ * operations (instantiate/instantiate.cuh) have J = 1 with p.form, and
+ * for ACCUMULATE_F64 J = 8.  J = 2 and 4 in one
  * kernel, J read at run time, cost the vectors of 65 to 128 chunks
  * (H100, f32 rows of 512: argmax 0.76x, misaligned sum 0.93x).  A
  * thread's S = J*R chunks are slots i = j*R + r (lane j of its vector r),
