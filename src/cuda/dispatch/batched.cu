@@ -162,6 +162,27 @@ unsigned lanes_log2(gpureduce_op_t op, uint64_t chunks, size_t elem, bool aligne
   }
 }
 
+/* A lane round of batched_segment_kernel covers a vector with G <= 32
+ * threads (a warp) of J = 2^q lanes each. */
+constexpr unsigned kRoundThreadsLog2 = 5;
+
+/* The smallest q >= want (want <= 3) for which k has a rows-form segment
+ * kernel of J = 2^q lanes, or 3: want itself, but in the generic tier
+ * (instantiate.cuh), which has J = 1 and, for some operations, J = 8. */
+unsigned lanes_present(const BatchedKernels &k, unsigned want) {
+  unsigned q = want;
+  while (q < 3 && !k.segment[0][q]) ++q;
+  return q;
+}
+
+/* The most chunks a vector may have for one lane round of
+ * batched_segment_kernel: 32 threads times the largest J that k has. */
+uint64_t round_max_chunks(const BatchedKernels &k) {
+  unsigned q = 3;
+  while (q > 0 && !k.segment[0][q]) --q;
+  return (uint64_t)1 << (kRoundThreadsLog2 + q);
+}
+
 } /* namespace batched_impl */
 } /* namespace gr */
 
@@ -223,7 +244,7 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
              short_columns_faster(chunks, elem, op)) {
     kernel = k.short_columns;
     grid = ceil_div(ceil_div(batch, GR_CHUNK_BYTES / elem), GR_LANES);
-  } else if (chunks <= (k.segment[0][3] ? GR_LANES : 32)) {
+  } else if (chunks <= round_max_chunks(k)) {
     /* one lane round: G threads a vector, J = 2^q lanes a thread, G * J
      * the power of two at or above the chunks; J = 1 up to 32 chunks,
      * except for the rows of some ops (lanes_log2); the generic tier
@@ -231,11 +252,11 @@ extern "C" gpureduce_status_t gr_cuda_reduce_batched(gpureduce_handle *h, const 
      * chunks where it has it, else goes no further than 32 */
     const unsigned p2 = ceil_log2(chunks ? chunks : 1);
     p.form = element_stride != 1 && columns_like ? 1u : 0u;
-    unsigned q = p2 <= 5 ? 0 : p2 - 5;
+    unsigned q = p2 <= kRoundThreadsLog2 ? 0 : p2 - kRoundThreadsLog2;
     const bool aligned = element_stride == 1 && on_chunk_bounds(input, batch_stride, elem);
     const unsigned j = p.form == 0 ? lanes_log2(op, chunks, elem, aligned) : 0u;
     if (j > q) q = j;
-    if (!k.segment[0][q]) q = 3; /* the generic tier */
+    q = lanes_present(k, q); /* the generic tier: J = 1, or 8 where it has it */
     p.g_log2 = p2 - q;
     kernel = k.segment[p.form][q];
     const uint64_t rows = q >= 2 ? 1 : (uint64_t)gr::kRowsPerThread >> q;
