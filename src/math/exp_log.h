@@ -128,8 +128,8 @@ static __device__ __align__(128) const float gr_math_expf_table_device[32] = GR_
 #if defined(__CUDA_ARCH__)
 #define GR_MATH_TABLE(name) gr_math_##name##_table_device
 /* Entry j (0 <= j < 32) of the float table: its address by an OR into
- * the aligned table's, where a 64-bit addition took two more integer
- * instructions a term (sm_90 SASS of LOGSUMEXP's kernels) */
+ * the aligned table's, three instructions a term where a 64-bit addition
+ * took four (sm_90 SASS of LOGSUMEXP's kernels) */
 #define GR_MATH_EXPF_ENTRY(j)                                                            \
   __ldg(reinterpret_cast<const float *>(reinterpret_cast<uintptr_t>(gr_math_expf_table_device) | \
                                         ((uintptr_t)(j) << 2)))
