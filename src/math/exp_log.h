@@ -22,19 +22,21 @@
  * through the L1 cache: lanes of a warp read different entries); each
  * function picks its copy with __CUDA_ARCH__.
  *
- * Only IEEE-754 basic operations: + - * /, conversions between float,
- * double and integers, and bit copies through memcpy.  No libm call, no
- * fma(), no CUDA math intrinsic (the device code reads the float table
- * with __ldg, a load).  The bits are the same wherever
+ * Only IEEE-754 basic operations: + - * /, the float fused multiply-add
+ * (gr_math_fmaf: the instruction, or its exact emulation in double where
+ * the host has none), conversions between float, double and integers,
+ * and bit copies through memcpy.  No libm call, no other CUDA intrinsic
+ * than __fmaf_rn (and __ldg, a load of the float table).  The bits are
+ * the same wherever
  *   - double is IEEE binary64 and float binary32, rounding to nearest
  *     (the default mode), with subnormals (no flush to zero: nvcc's
  *     default -ftz=false; no -ffast-math, no DAZ/FTZ on the host);
  *   - each operation is rounded once to its type: FLT_EVAL_METHOD == 0
  *     (x86-64's SSE2, AArch64, CUDA; i386's x87 evaluates in extended
- *     precision and is refused below), and nothing is contracted into an
- *     FMA: the library's C is compiled with -ffp-contract=off (configure)
- *     and its .cu files with nvcc -fmad=false (Makefile.am).  Code that
- *     includes this header must be compiled so too.
+ *     precision and is refused below), and nothing else is contracted
+ *     into an FMA: the library's C is compiled with -ffp-contract=off
+ *     (configure) and its .cu files with nvcc -fmad=false (Makefile.am).
+ *     Code that includes this header must be compiled so too.
  *
  * Methods.
  *   exp: Tang's table-driven method (P. T. P. Tang, "Table-driven
@@ -70,7 +72,7 @@
  * double argument: the log-sum-exp combine calls it with m - M computed
  * in double.  Its cost, 20 FP64 operations, is the budget to weigh
  * against the GPU's FP64 rate; the log-sum-exp's terms of a float type
- * take gr_expf_term instead (14 FP32 operations).
+ * take gr_expf_term instead (8 FP32 operations).
  *
  * The tables and coefficients come from src/math/gen-exp-log.py (mpmath),
  * which also prints the polynomial bounds quoted here.
@@ -167,6 +169,34 @@ GR_MATH_FN float gr_math_float_from_bits(uint32_t u) {
 /* 2^e for -1022 <= e <= 1023. */
 GR_MATH_FN double gr_math_pow2(int64_t e) {
   return gr_math_from_bits((uint64_t)(e + 1023) << 52);
+}
+
+/* a * b + c rounded once to float, IEEE 754's fusedMultiplyAdd: the same
+ * bits on every platform.  In device code the FFMA instruction; on a host
+ * with a fused instruction (GCC and Clang define __FMA__ or
+ * __ARM_FEATURE_FMA) that instruction; elsewhere from double arithmetic:
+ * a * b is exact in double (24 + 24 bits), the sum is rounded to odd in
+ * double (TwoSum gives its error exactly; an inexact sum that came out
+ * even moves one ulp toward the error), and rounding that to float is
+ * rounding a * b + c once (S. Boldo and G. Melquiond, "Emulation of FMA
+ * and correctly rounded sums: proved algorithms using rounding to odd",
+ * IEEE Trans. Computers 57(4), 2008: double has 53 >= 24 + 2 bits).  An
+ * infinite or NaN sum is left as it is (no finite input of the library's
+ * uses reaches one). */
+GR_MATH_FN float gr_math_fmaf(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#elif defined(__GNUC__) && (defined(__FMA__) || defined(__ARM_FEATURE_FMA))
+  return __builtin_fmaf(a, b, c);
+#else
+  const double p = (double)a * (double)b;
+  const double s = p + (double)c;
+  const double bb = s - p;
+  const double e = (p - (s - bb)) + ((double)c - bb);
+  uint64_t u = gr_math_bits(s);
+  if (e != 0.0 && (u & 1) == 0 && s - s == 0.0) u += (e > 0) == (s > 0) ? 1 : (uint64_t)-1;
+  return (float)gr_math_from_bits(u);
+#endif
 }
 
 /* The canonical quiet NaNs of gpureduce.h (sign clear, all fraction bits
@@ -329,7 +359,7 @@ GR_MATH_FN double gr_exp(double x) {
  * + 2^-18. */
 GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
   const float shift = 0x1.8p23f; /* rounds to an integer, ties to even */
-  const float s = d * GR_MATH_EXPF_INV_L + shift;
+  const float s = gr_math_fmaf(d, GR_MATH_EXPF_INV_L, shift);
   const float kf = s - shift;
   /* s lies in [2^23, 2^24), where floats are the integers: its bits are
    * the shift's plus k, and the shift's low 22 bits are zero.  So k & 31
@@ -337,11 +367,12 @@ GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
    * modulo 2^32, is (bits(s) & ~31) << 18: the shift's own bits go out
    * past bit 31, and no shift of a negative number is needed */
   const uint32_t sb = gr_math_float_bits(s);
-  const float r0 = (d - kf * GR_MATH_EXPF_L1) - kf * GR_MATH_EXPF_L2;
+  /* d - k L1 exact (L1 to 12 bits), then k L2 off in one rounding */
+  const float r0 = gr_math_fmaf(-kf, GR_MATH_EXPF_L2, gr_math_fmaf(-kf, GR_MATH_EXPF_L1, d));
   const float r = with_lo ? r0 + lo : r0;
-  const float p = r + (r * r) * (0.5f + r * GR_MATH_EXPF_C3);
+  const float p = gr_math_fmaf(r * r, gr_math_fmaf(r, GR_MATH_EXPF_C3, 0.5f), r);
   const float t = GR_MATH_EXPF_ENTRY(sb & 31);
-  const float y = t + t * p;
+  const float y = gr_math_fmaf(t, p, t);
   const uint32_t scale = (sb & ~31u) << 18;
   return gr_math_float_from_bits(gr_math_float_bits(y) + scale);
 }
@@ -350,21 +381,24 @@ GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
  * gr_expf_term: e^d in float for a float d <= 0, the term of LOGSUMEXP's
  * chunk fold (doc/ORDER.md), where d = x - max is rounded to float.
  *   Method: Tang's in float arithmetic: d = k ln2/32 + r, k = round(d
- *   32/ln2) (by the 1.5 2^23 shift), r = (d - k L1) - k L2 (L1: ln2/32 to
- *   12 bits, so that k L1 and d - k L1 are exact for |k| <= 3971),
+ *   32/ln2) (by the 1.5 2^23 shift, added to the product in one fused
+ *   multiply-add), r = (d - k L1) - k L2 (L1: ln2/32 to 12 bits, so that
+ *   d - k L1 is exact for |k| <= 3971; each step a fused multiply-add),
  *   |r| <= ln2/64; e^d = 2^(k>>5) T[k&31] (1 + p), T[j] = 2^(j/32) rounded
  *   to float (a 32-entry table: 128 bytes, one cache line, which a warp's
  *   lanes read at different entries in one request), p = r + r^2 (1/2 +
- *   r C3) (truncation below 2^-30.7 relative), the scaling by 2^(k>>5)
- *   an integer addition to the exponent (the result is a normal float).
+ *   r C3) (truncation below 2^-30.7 relative; two fused multiply-adds),
+ *   T (1 + p) as T + T p fused, the scaling by 2^(k>>5) an integer
+ *   addition to the exponent (the result is a normal float).
  *   Error: below 1.02 ulp of the float result for -86 <= d <= 0 (tests/math
  *   measures every such float against MPFR); exact 1 for d = +-0.
  *   Special cases: d < -86, -inf and NaN give +0 (e^-86 < 2^-124: such a
  *   term is below 2^-124 of the chunk's largest term, which is 1).  d > 0
  *   is outside the domain (no fold passes one): its result is unspecified
  *   and may differ between the backends.
- *   Cost: 14 FP32 operations (4 multiplications, 10 additions), one
- *   table load, 4 integer operations; no FP64 operation, no conversion.
+ *   Cost: 8 FP32 operations (6 fused multiply-adds, 1 multiplication, 1
+ *   addition), one table load, 4 integer operations; no FP64 operation,
+ *   no conversion.
  */
 GR_MATH_FN float gr_expf_term(float d) {
   /* the core for every d (its table index is masked, so any d reads
