@@ -12,7 +12,8 @@
  *                              below -86 (LOGSUMEXP's terms)
  *   float  gr_expf_diff(float a, float b)  e^(a - b) for a <= b, the
  *                              difference exact, error < 1.02 ulp; +0
- *                              below -86 (LOGSUMEXP's scales)
+ *                              where a - b rounds below -86 (LOGSUMEXP's
+ *                              scales)
  *
  * Header-only, the bottom layer of src/ (it includes nothing from src/ but
  * its own tables, exp_log_tables.h).  In C the functions are static
@@ -416,12 +417,14 @@ GR_MATH_FN float gr_expf_term(float d) {
  *   (Knuth's TwoSum: d + lo == a - b), then gr_expf_term's method with k
  *   from d and lo added to the reduced argument (|lo| <= 2^-18 where
  *   d >= -86).
- *   Error: below 1.02 ulp of the float result for a - b in [-86, 0]
- *   (tests/math measures it against MPFR on every float a below 0.7 and
- *   on random pairs); exact 1 for a == b.
- *   Special cases: a == b gives 1, infinities included; a - b below -86,
- *   an infinite difference and a NaN give +0.  a > b is outside the
- *   domain, as for gr_expf_term.
+ *   Error: below 1.02 ulp of the float result e^(a - b) wherever d is in
+ *   [-86, 0] (tests/math measures it against MPFR on every float a below
+ *   0.7, on the floats around the boundary, and on random pairs); exact 1
+ *   for a == b.
+ *   Special cases: a == b gives 1, infinities included; d below -86 (the
+ *   rounded difference: an exact a - b up to 2^-18 below -86 that rounds
+ *   to -86 gives its e^(a - b)), an infinite difference and a NaN give
+ *   +0.  a > b is outside the domain, as for gr_expf_term.
  *   Cost: gr_expf_term's and 6 FP32 additions.
  */
 GR_MATH_FN float gr_expf_diff(float a, float b) {
