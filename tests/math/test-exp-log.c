@@ -385,8 +385,8 @@ static void float_diff(void **state) {
     const float a = gr_math_float_from_bits((uint32_t)u);
     if (a <= b && (double)a - (double)b >= -87.0) check_diff(a, b, &st, &over);
   }
-  /* the regime boundary: the 1024 floats a around the first whose
-   * difference with b rounds to -86 (negative floats grow in bits) */
+  /* the regime boundary: the 1024 floats a around -86 + b, where a - b
+   * rounds into the +0 regime (negative floats grow in bits) */
   const uint32_t edge = gr_math_float_bits(-86.0f + b);
   for (uint32_t k = 0; k < 1024; k++)
     check_diff(gr_math_float_from_bits(edge - 512 + k), b, &st, &over);
