@@ -172,34 +172,6 @@ GR_MATH_FN double gr_math_pow2(int64_t e) {
   return gr_math_from_bits((uint64_t)(e + 1023) << 52);
 }
 
-/* a * b + c rounded once to float, IEEE 754's fusedMultiplyAdd: the same
- * bits on every platform.  In device code the FFMA instruction; on a host
- * with a fused instruction (GCC and Clang define __FMA__ or
- * __ARM_FEATURE_FMA) that instruction; elsewhere from double arithmetic:
- * a * b is exact in double (24 + 24 bits), the sum is rounded to odd in
- * double (TwoSum gives its error exactly; an inexact sum that came out
- * even moves one ulp toward the error), and rounding that to float is
- * rounding a * b + c once (S. Boldo and G. Melquiond, "Emulation of FMA
- * and correctly rounded sums: proved algorithms using rounding to odd",
- * IEEE Trans. Computers 57(4), 2008: double has 53 >= 24 + 2 bits).  An
- * infinite or NaN sum is left as it is (no finite input of the library's
- * uses reaches one). */
-GR_MATH_FN float gr_math_fmaf(float a, float b, float c) {
-#if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
-#elif defined(__GNUC__) && (defined(__FMA__) || defined(__ARM_FEATURE_FMA))
-  return __builtin_fmaf(a, b, c);
-#else
-  const double p = (double)a * (double)b;
-  const double s = p + (double)c;
-  const double bb = s - p;
-  const double e = (p - (s - bb)) + ((double)c - bb);
-  uint64_t u = gr_math_bits(s);
-  if (e != 0.0 && (u & 1) == 0 && s - s == 0.0) u += (e > 0) == (s > 0) ? 1 : (uint64_t)-1;
-  return (float)gr_math_from_bits(u);
-#endif
-}
-
 /* The canonical quiet NaNs of gpureduce.h (sign clear, all fraction bits
  * set), which every function returns for a NaN result: the same bits on
  * every platform, whatever the payload of a NaN input. */
@@ -222,6 +194,32 @@ GR_MATH_FN void gr_math_two_sum(double a, double b, double *hi, double *lo) {
   double bb = s - a;
   *lo = (a - (s - bb)) + (b - bb);
   *hi = s;
+}
+
+/* a * b + c rounded once to float, IEEE 754's fusedMultiplyAdd: the same
+ * bits on every platform.  In device code the FFMA instruction; on a host
+ * with a fused instruction (GCC and Clang define __FMA__ or
+ * __ARM_FEATURE_FMA) that instruction; elsewhere from double arithmetic:
+ * a * b is exact in double (24 + 24 bits), the sum is rounded to odd in
+ * double (TwoSum gives its error exactly; an inexact sum that came out
+ * even moves one ulp toward the error), and rounding that to float is
+ * rounding a * b + c once (S. Boldo and G. Melquiond, "Emulation of FMA
+ * and correctly rounded sums: proved algorithms using rounding to odd",
+ * IEEE Trans. Computers 57(4), 2008: double has 53 >= 24 + 2 bits).  An
+ * infinite or NaN sum is left as it is (no finite input of the library's
+ * uses reaches one). */
+GR_MATH_FN float gr_math_fmaf(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#elif defined(__GNUC__) && (defined(__FMA__) || defined(__ARM_FEATURE_FMA))
+  return __builtin_fmaf(a, b, c);
+#else
+  double s, e;
+  gr_math_two_sum((double)a * (double)b, (double)c, &s, &e);
+  uint64_t u = gr_math_bits(s);
+  if (e != 0.0 && (u & 1) == 0 && s - s == 0.0) u += (e > 0) == (s > 0) ? 1 : (uint64_t)-1;
+  return (float)gr_math_from_bits(u);
+#endif
 }
 
 /* hi + lo == a * b exactly (Dekker's product, Veltkamp's split: no FMA);
