@@ -355,25 +355,59 @@ GR_MATH_FN double gr_exp(double x) {
 /* e^(d + lo) in float for -86 <= d <= 0 and |lo| <= 2^-18 (with_lo == 0
  * for gr_expf_term, which adds no lo), the method gr_expf_term states: k
  * from d alone, lo added to the reduced argument r, so that |r| <= ln2/64
- * + 2^-18. */
-GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
+ * + 2^-18.  In two steps, so that a caller may read the table entry its
+ * own way (LOGSUMEXP's lanes of a whole warp, thread/ops.cuh):
+ * gr_math_expf_reduce gives p, e^(d + lo) = 2^(k>>5) T[k&31] (1 + p), and
+ * the bits sb of k's float s, whose low 5 bits are k & 31, the entry's
+ * index; gr_math_expf_scale gives T (1 + p) 2^(k>>5) from the entry t. */
+typedef struct {
+  float p;
+  uint32_t sb;
+} gr_math_expf_reduced;
+
+GR_MATH_FN gr_math_expf_reduced gr_math_expf_reduce(float d, float lo, int with_lo) {
   const float shift = 0x1.8p23f; /* rounds to an integer, ties to even */
   const float s = gr_math_fmaf(d, GR_MATH_EXPF_INV_L, shift);
   const float kf = s - shift;
-  /* s lies in [2^23, 2^24), where floats are the integers: its bits are
-   * the shift's plus k, and the shift's low 22 bits are zero.  So k & 31
-   * is bits(s) & 31, and 2^(k >> 5) as an exponent field, (k >> 5) << 23
-   * modulo 2^32, is (bits(s) & ~31) << 18: the shift's own bits go out
-   * past bit 31, and no shift of a negative number is needed */
-  const uint32_t sb = gr_math_float_bits(s);
   /* d - k L1 exact (L1 to 12 bits), then k L2 off in one rounding */
   const float r0 = gr_math_fmaf(-kf, GR_MATH_EXPF_L2, gr_math_fmaf(-kf, GR_MATH_EXPF_L1, d));
   const float r = with_lo ? r0 + lo : r0;
-  const float p = gr_math_fmaf(r * r, gr_math_fmaf(r, GR_MATH_EXPF_C3, 0.5f), r);
-  const float t = GR_MATH_EXPF_ENTRY(sb & 31);
-  const float y = gr_math_fmaf(t, p, t);
-  const uint32_t scale = (sb & ~31u) << 18;
-  return gr_math_float_from_bits(gr_math_float_bits(y) + scale);
+  gr_math_expf_reduced out;
+  out.p = gr_math_fmaf(r * r, gr_math_fmaf(r, GR_MATH_EXPF_C3, 0.5f), r);
+  out.sb = gr_math_float_bits(s);
+  return out;
+}
+
+GR_MATH_FN float gr_math_expf_scale(gr_math_expf_reduced red, float t) {
+  /* s lies in [2^23, 2^24), where floats are the integers: its bits are
+   * the shift's plus k, and the shift's low 22 bits are zero.  So k & 31
+   * is bits(s) & 31, and 2^(k >> 5) as an exponent field, (k >> 5) << 23
+   * modulo 2^32, is (bits(s) >> 5) << 23: the shift's own bits go out
+   * past bit 31, and no shift of a negative number is needed */
+  const float y = gr_math_fmaf(t, red.p, t);
+  return gr_math_float_from_bits(gr_math_float_bits(y) + ((red.sb >> 5) << 23));
+}
+
+GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
+  const gr_math_expf_reduced red = gr_math_expf_reduce(d, lo, with_lo);
+  return gr_math_expf_scale(red, GR_MATH_EXPF_ENTRY(red.sb & 31));
+}
+
+/* gr_expf_term's and gr_expf_diff's choice of their result: y, their
+ * core's value; d, the difference rounded to float; a and b, the
+ * operands of gr_expf_diff */
+GR_MATH_FN float gr_math_expf_term_pick(float d, float y) { return d >= -86.0f ? y : 0.0f; }
+GR_MATH_FN float gr_math_expf_diff_pick(float a, float b, float d, float y) {
+  return a == b ? 1.0f : gr_math_expf_term_pick(d, y);
+}
+
+/* gr_expf_diff's difference: d = a - b rounded to float, and *lo its
+ * rounding error, exactly (Knuth's TwoSum: d + lo == a - b) */
+GR_MATH_FN float gr_math_two_diff(float a, float b, float *lo) {
+  const float d = a - b;
+  const float z = d - a; /* TwoSum(a, -b) */
+  *lo = (a - (d - z)) + (-b - z);
+  return d;
 }
 
 /*
@@ -403,8 +437,7 @@ GR_MATH_FN float gr_expf_term(float d) {
   /* the core for every d (its table index is masked, so any d reads
    * inside the table), then the choice: no branch, so that the compiler
    * interleaves a chunk's terms */
-  const float y = gr_math_expf_core(d, 0.0f, 0);
-  return d >= -86.0f ? y : 0.0f;
+  return gr_math_expf_term_pick(d, gr_math_expf_core(d, 0.0f, 0));
 }
 
 /*
@@ -427,11 +460,9 @@ GR_MATH_FN float gr_expf_term(float d) {
  */
 GR_MATH_FN float gr_expf_diff(float a, float b) {
   /* branch-free, as gr_expf_term */
-  const float d = a - b;
-  const float z = d - a; /* TwoSum(a, -b) */
-  const float lo = (a - (d - z)) + (-b - z);
-  const float y = gr_math_expf_core(d, lo, 1);
-  return a == b ? 1.0f : d >= -86.0f ? y : 0.0f;
+  float lo;
+  const float d = gr_math_two_diff(a, b, &lo);
+  return gr_math_expf_diff_pick(a, b, d, gr_math_expf_core(d, lo, 1));
 }
 
 /* exp(x) rounded to float for a float x in [-104, 89] whose fast path

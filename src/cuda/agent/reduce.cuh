@@ -104,7 +104,10 @@ __device__ __forceinline__ void load_lane(const uint4 *chunks, uint64_t tile,
 template <class Op, class Chunk>
 __device__ __forceinline__ typename Op::Acc fold_chunks(uint64_t tile, Chunk &&chunk,
                                                         unsigned skew = 0) {
-  using L = typename PolicyOf<Op>::Lane;
+  /* every thread of the block folds an interior tile: the lanes of a whole
+   * warp where the operation has them */
+  using L = typename std::conditional<HasChunkFold<Op>::value, WarpChunkLane<Op>,
+                                      typename PolicyOf<Op>::Lane>::type;
   constexpr int V = GR_CHUNK_BYTES / sizeof(typename Op::In);
   const uint64_t first = (tile * GR_TILE_CHUNKS + threadIdx.x) * V - skew;
   typename L::State s = L::init();

@@ -619,6 +619,32 @@ template <class Op, bool Signed, bool IsMax> struct Byte8ArgLane {
   }
 };
 
+/* ---- lanes of a whole warp -------------------------------------------------- */
+
+/* The order's fold of a lane by Op::fold_chunk_warp, for the operations
+ * that fold chunks (HasChunkFold: LOGSUMEXP of the float types, which reads
+ * its exp's table entries by shuffles): the same bits as
+ * SequentialLane's fold_run of each chunk, for lanes that every thread of
+ * a warp folds together, all its lanes active (an interior tile:
+ * agent/reduce.cuh, fold_chunks); each lane's state holds its entry of the
+ * table that the warp's shuffles read. */
+template <class Op> struct WarpChunkLane {
+  struct State {
+    typename Op::Acc acc;
+    float table;
+  };
+  __device__ static State init() { return State{Op::identity(), Op::warp_table()}; }
+  template <int K>
+  __device__ static void chunk(State &s, const uint4 &v, uint64_t) {
+    using In = typename Op::In;
+    constexpr int V = kChunkElems(sizeof(In));
+    In e[V];
+    memcpy(e, &v, sizeof e);
+    s.acc = Op::fold_chunk_warp(s.acc, e, s.table);
+  }
+  __device__ static typename Op::Acc finish(const State &s, uint64_t) { return s.acc; }
+};
+
 /* ---- the lane kinds ------------------------------------------------------------ */
 
 enum class LaneKind {

@@ -774,6 +774,68 @@ template <gpureduce_type_t T> struct LogSumExp {
     const double sum = (double)t[0];
     return Acc{up ? c : fmaxf(a.m, c), __dadd_rn(__dmul_rn(up ? a.s : sum, f), up ? sum : a.s)};
   }
+  /* fold_run of a whole chunk (lo = 0, hi = V) by every lane of a warp
+   * at once, the warp converged (an interior tile's lanes: WarpChunkLane,
+   * thread/fold.cuh): the same operations, so the same bits, with F's and
+   * F2's table entries T[k & 31] read by a shuffle from lane k & 31's
+   * `table` (warp_table(): lane j holds T[j]) instead of a load each.
+   * Every lane computes the terms and the scale, then a chunk with a NaN
+   * or an infinite maximum, or a NaN m, takes fold_run itself, out of
+   * line: c starts from the first element (fmaxf(-inf, x) is x but for a
+   * NaN x, and a NaN goes that way too). */
+  __device__ static float warp_table() {
+    return __ldg(&gr_math_expf_table_device[threadIdx.x % 32]);
+  }
+  __device__ static float warp_entry(float table, uint32_t sb) {
+    return __shfl_sync(0xffffffffu, table, (int)sb); /* lane sb mod 32 */
+  }
+  template <int V>
+  __device__ static Acc fold_chunk_warp(const Acc &a, const In (&e)[V], float table) {
+    static_assert((V & (V - 1)) == 0, "a chunk of a power of two elements");
+    float w[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j) w[j] = E::widen(e[j]);
+    float c = w[0];
+    bool any_nan = is_nan(w[0]);
+#pragma unroll
+    for (int j = 1; j < V; ++j) {
+      any_nan |= is_nan(w[j]);
+      c = fmaxf(c, w[j]);
+    }
+    float t[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      const float d = __fsub_rn(w[j], c);
+      const gr_math_expf_reduced r = gr_math_expf_reduce(d, 0.0f, 0);
+      t[j] = gr_math_expf_term_pick(d, gr_math_expf_scale(r, warp_entry(table, r.sb)));
+    }
+#pragma unroll
+    for (int h = V / 2; h >= 1; h /= 2)
+#pragma unroll
+      for (int j = 0; j < h; ++j) t[j] = __fadd_rn(t[2 * j], t[2 * j + 1]);
+    const bool up = c > a.m;
+    const float lo_m = up ? a.m : c, hi_m = up ? c : a.m;
+    float dlo;
+    const float d = gr_math_two_diff(lo_m, hi_m, &dlo);
+    const gr_math_expf_reduced r = gr_math_expf_reduce(d, dlo, 1);
+    const float f2 =
+        gr_math_expf_diff_pick(lo_m, hi_m, d, gr_math_expf_scale(r, warp_entry(table, r.sb)));
+    if (any_nan || is_nan(a.m) || isinf(c)) {
+      uint4 raw;
+      memcpy(&raw, e, sizeof raw);
+      return fold_run_whole<V>(a, raw);
+    }
+    const double f = (double)f2, sum = (double)t[0];
+    return Acc{up ? c : fmaxf(a.m, c), __dadd_rn(__dmul_rn(up ? a.s : sum, f), up ? sum : a.s)};
+  }
+  /* fold_run of the whole chunk in raw, out of line (fold_chunk_warp's
+   * NaNs and infinities) */
+  template <int V>
+  __device__ __noinline__ static Acc fold_run_whole(const Acc a, const uint4 raw) {
+    In e[V];
+    memcpy(e, &raw, sizeof e);
+    return fold_run(a, e, 0, V);
+  }
   __device__ static Out finish(const Acc &a) {
     if (is_nan(a.m)) return canonical(a.m);
     if (isinf(a.m) || a.s == 1.0) return a.m; /* m + L(1) == m, but -0 + 0 is +0 */
