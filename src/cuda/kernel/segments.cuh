@@ -303,6 +303,40 @@ __device__ __forceinline__ void store_window_result(const SegmentsParams &p, uin
   store_result<Op>(p, t, v, !(length & kInvalid) && length > 0);
 }
 
+/* LOGSUMEXP's combine and chunk fold each take a double exp.  window()'s
+ * tree has up to 25 combines a thread, each under its own predicate, and
+ * its pages and tiny_window()'s fold 8 chunks a thread: inlined, each is a
+ * copy of that code.  For LOGSUMEXP the windows call one out-of-line body
+ * of each instead; the operations, and so the bits, are those of the
+ * inline forms.  Every other operation stays inline. */
+template <class Op>
+__device__ __noinline__ typename Op::Acc combine_call(typename Op::Acc a, typename Op::Acc b) {
+  return Op::combine(a, b);
+}
+
+template <class Op>
+__device__ __noinline__ typename Op::Acc fold_call(typename Op::Acc acc, ChunkData c, uint64_t e0) {
+  fold_loaded<Op>(acc, c, e0);
+  return acc;
+}
+
+template <class Op>
+__device__ __forceinline__ typename Op::Acc window_combine(const typename Op::Acc &a,
+                                                           const typename Op::Acc &b) {
+  if constexpr (Op::kFamily == OpFamily::kLogSumExp)
+    return combine_call<Op>(a, b);
+  else
+    return Op::combine(a, b);
+}
+
+template <class Op>
+__device__ __forceinline__ void window_fold(typename Op::Acc &acc, const ChunkData &c, uint64_t e0) {
+  if constexpr (Op::kFamily == OpFamily::kLogSumExp)
+    acc = fold_call<Op>(acc, c, e0);
+  else
+    fold_loaded<Op>(acc, c, e0);
+}
+
 /* The segments from s (at most `avail` of them, all this warp's) when the
  * next kWindow of them (or all) are a chunk or less, or invalid: segment j
  * is one lane, its value, with no tree to compute; returns how many were
@@ -332,7 +366,7 @@ __device__ __forceinline__ unsigned tiny_window(const SegmentsParams &p, const S
     const uint64_t j = (uint64_t)lane * R + r;
     if (j >= avail) continue;
     Acc v = Op::identity();
-    fold_loaded<Op>(v, d[r], 0);
+    window_fold<Op>(v, d[r], 0);
     store_window_result<Op>(p, s + j, c.length[r], v);
   }
   return avail < (uint64_t)kWindow ? (unsigned)avail : (unsigned)kWindow;
@@ -445,7 +479,7 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     v[r] = Op::identity();
-    fold_loaded<Op>(v[r], d[r], (uint64_t)l[r] * V);
+    window_fold<Op>(v[r], d[r], (uint64_t)l[r] * V);
   }
   /* rule 4's levels 64 .. 1 within each segment: position t takes t + h
    * when both are the same segment's chunks (l + h < chunks); level 128
@@ -457,7 +491,7 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     const unsigned h = 32u * k;
 #pragma unroll
     for (int r = 0; r + k < R; ++r)
-      if (l[r] < h && l[r] + h < chunks[r]) v[r] = Op::combine(v[r], v[r + k]);
+      if (l[r] < h && l[r] + h < chunks[r]) v[r] = window_combine<Op>(v[r], v[r + k]);
   }
 #pragma unroll
   for (int h = 16; h >= 1; h >>= 1) {
@@ -470,7 +504,7 @@ __device__ __forceinline__ unsigned window(const SegmentsParams &p, const Segmen
     }
 #pragma unroll
     for (int r = 0; r < R; ++r)
-      if (l[r] < (unsigned)h && l[r] + h < chunks[r]) v[r] = Op::combine(v[r], u[r]);
+      if (l[r] < (unsigned)h && l[r] + h < chunks[r]) v[r] = window_combine<Op>(v[r], u[r]);
   }
 #pragma unroll
   for (int r = 0; r < R; ++r) {
