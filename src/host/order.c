@@ -270,7 +270,7 @@ typedef struct { double mean, var; } mv_out_double;
   }
 GR_MOMENT_OPS(float, sqrtf, fabsf)
 GR_MOMENT_OPS(double, sqrt, fabs)
-/* LOGSUMEXP, the twin of cuda/thread/ops.cuh's LogSumExp (doc/ORDER.md
+/* LOGSUMEXP, the twin of cuda/thread/logsumexp.cuh's LogSumExp (doc/ORDER.md
  * states it): the running maximum m in A, the sum s of exp(x - m) in
  * double; gr_exp and gr_log are the library's own (math/exp_log.h), the
  * same bits as on CUDA.  The result: m where s is 1, else m + log(s) rounded once to A, or

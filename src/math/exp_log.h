@@ -356,7 +356,7 @@ GR_MATH_FN double gr_exp(double x) {
  * for gr_expf_term, which adds no lo), the method gr_expf_term states: k
  * from d alone, lo added to the reduced argument r, so that |r| <= ln2/64
  * + 2^-18.  In two steps, so that a caller may read the table entry its
- * own way (LOGSUMEXP's lanes of a whole warp, thread/ops.cuh):
+ * own way (LOGSUMEXP's lanes of a whole warp, thread/logsumexp.cuh):
  * gr_math_expf_reduce gives p, e^(d + lo) = 2^(k>>5) T[k&31] (1 + p), and
  * the bits sb of k's float s, whose low 5 bits are k & 31, the entry's
  * index; gr_math_expf_scale gives T (1 + p) 2^(k>>5) from the entry t. */

@@ -1,17 +1,16 @@
 /*
- * cuda/thread/ops.cuh - element types and reduction operations of the CUDA side.
+ * cuda/thread/ops.cuh - the reduction operations of the CUDA side, and
+ * OpFor, the operation of each (type, op, flags).
  *
  * Each operation is a small struct with the accumulator type `Acc`, the
  * result type `Out` and four functions: identity(), lift() (one element,
  * with its index, into an accumulator), combine() (two accumulators) and
  * finish() (accumulator to result), plus its type and family for the
  * policy table (tuning/policy.cuh).  The kernel layers call nothing else, so the
- * semantics documented in gpureduce.h live here and in the host backend's
- * twin, src/host/order.c (doc/ARCHITECTURE.md says why there are two).
- *
- * Floating-point arithmetic uses the _rn intrinsics so that nvcc never
- * contracts a multiply and an add into an FMA: the host backend computes
- * the same rounded operations and both must give the same bits.
+ * semantics documented in gpureduce.h live here (LOGSUMEXP's in
+ * thread/logsumexp.cuh) and in the host backend's twin, src/host/order.c
+ * (doc/ARCHITECTURE.md says why there are two).  The element types and the
+ * arithmetic without contraction are thread/element.cuh's.
  */
 #ifndef GR_CUDA_OPS_CUH
 #define GR_CUDA_OPS_CUH
@@ -22,121 +21,11 @@
 #include <limits>
 #include <type_traits>
 
-#include <cuda_fp16.h>
-
+#include "cuda/thread/element.cuh"
+#include "cuda/thread/logsumexp.cuh"
 #include "gpureduce.h"
-#include "math/exp_log.h"
 
 namespace gr {
-
-/* ---- families: the rows and columns of the policy table ------------------ */
-
-/* Element types by how their lanes fold (tuning/policy.cuh's columns): 16-bit
- * floats, 32- and 64-bit floats, 8-bit integers, wider integers. */
-enum class TypeFamily { kFloat16, kFloat, kByte, kWideInt };
-__host__ __device__ constexpr TypeFamily type_family(gpureduce_type_t t) {
-  return t == GPUREDUCE_F16 || t == GPUREDUCE_BF16   ? TypeFamily::kFloat16
-         : t == GPUREDUCE_F32 || t == GPUREDUCE_F64  ? TypeFamily::kFloat
-         : t == GPUREDUCE_I8 || t == GPUREDUCE_U8    ? TypeFamily::kByte
-                                                     : TypeFamily::kWideInt;
-}
-__host__ __device__ constexpr bool is_floating(TypeFamily f) {
-  return f == TypeFamily::kFloat16 || f == TypeFamily::kFloat;
-}
-
-/* Operations by how their lanes fold (tuning/policy.cuh's rows): the sums (SUM,
- * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX (and AMAX), ARGMIN/ARGMAX, the dot
- * product (two inputs, Dot below), NRM2, MEAN_VAR, LOGSUMEXP. */
-enum class OpFamily { kSum, kProd, kMinMax, kArg, kDot, kNrm2, kMeanVar, kLogSumExp };
-
-/* ---- element types ------------------------------------------------------ */
-
-/* Elem<T>: the C type of an element (`In`), the type it widens to
- * (`Wide`: float for f16/bf16/f32, double for f64, int64_t or uint64_t for
- * integers), and the conversion. */
-template <gpureduce_type_t T> struct Elem;
-
-template <> struct Elem<GPUREDUCE_F16> {
-  using In = uint16_t;
-  using Wide = float;
-  static constexpr bool is_float = true;
-  __device__ static float widen(In x) { return __half2float(__ushort_as_half(x)); }
-  __device__ static In narrow(float v) { return __half_as_ushort(__float2half_rn(v)); }
-  static constexpr In canonical_nan = 0x7fff, pos_inf = 0x7c00, neg_inf = 0xfc00;
-};
-
-template <> struct Elem<GPUREDUCE_BF16> {
-  using In = uint16_t;
-  using Wide = float;
-  static constexpr bool is_float = true;
-  __device__ static float widen(In x) { return __uint_as_float((uint32_t)x << 16); }
-  /* Only called on values that came from a bf16 element: exact. */
-  __device__ static In narrow(float v) { return (In)(__float_as_uint(v) >> 16); }
-  static constexpr In canonical_nan = 0x7fff, pos_inf = 0x7f80, neg_inf = 0xff80;
-};
-
-template <> struct Elem<GPUREDUCE_F32> {
-  using In = float;
-  using Wide = float;
-  static constexpr bool is_float = true;
-  __device__ static float widen(In x) { return x; }
-  __device__ static In narrow(float v) { return v; }
-};
-
-template <> struct Elem<GPUREDUCE_F64> {
-  using In = double;
-  using Wide = double;
-  static constexpr bool is_float = true;
-  __device__ static double widen(In x) { return x; }
-  __device__ static In narrow(double v) { return v; }
-};
-
-/* Integers: `lowest` and `highest` are the identities of MAX and MIN. */
-#define GR_INT_ELEM(ENUM, CTYPE, WIDE, LOWEST, HIGHEST)                 \
-  template <> struct Elem<ENUM> {                                       \
-    using In = CTYPE;                                                   \
-    using Wide = WIDE;                                                  \
-    static constexpr bool is_float = false;                             \
-    static constexpr In lowest = LOWEST, highest = HIGHEST;             \
-    __device__ static Wide widen(In x) { return (Wide)x; }              \
-    __device__ static In narrow(Wide v) { return (In)v; }               \
-  };
-GR_INT_ELEM(GPUREDUCE_I8, int8_t, int64_t, INT8_MIN, INT8_MAX)
-GR_INT_ELEM(GPUREDUCE_U8, uint8_t, uint64_t, 0, UINT8_MAX)
-GR_INT_ELEM(GPUREDUCE_I32, int32_t, int64_t, INT32_MIN, INT32_MAX)
-GR_INT_ELEM(GPUREDUCE_U32, uint32_t, uint64_t, 0, UINT32_MAX)
-GR_INT_ELEM(GPUREDUCE_I64, int64_t, int64_t, INT64_MIN, INT64_MAX)
-GR_INT_ELEM(GPUREDUCE_U64, uint64_t, uint64_t, 0, UINT64_MAX)
-#undef GR_INT_ELEM
-
-/* ---- arithmetic without contraction ------------------------------------- */
-
-__device__ inline float add_rn(float a, float b) { return __fadd_rn(a, b); }
-__device__ inline double add_rn(double a, double b) { return __dadd_rn(a, b); }
-__device__ inline float mul_rn(float a, float b) { return __fmul_rn(a, b); }
-__device__ inline double mul_rn(double a, double b) { return __dmul_rn(a, b); }
-__device__ inline float sub_rn(float a, float b) { return __fsub_rn(a, b); }
-__device__ inline double sub_rn(double a, double b) { return __dsub_rn(a, b); }
-__device__ inline float div_rn(float a, float b) { return __fdiv_rn(a, b); }
-__device__ inline double div_rn(double a, double b) { return __ddiv_rn(a, b); }
-__device__ inline float sqrt_rn(float a) { return __fsqrt_rn(a); }
-__device__ inline double sqrt_rn(double a) { return __dsqrt_rn(a); }
-__device__ inline uint64_t add_rn(uint64_t a, uint64_t b) { return a + b; }
-__device__ inline uint64_t mul_rn(uint64_t a, uint64_t b) { return a * b; }
-
-__device__ inline bool is_nan(float x) { return x != x; }
-__device__ inline bool is_nan(double x) { return x != x; }
-template <class I> __device__ inline bool is_nan(I) { return false; }
-
-__device__ inline float canonical(float x) {
-  return is_nan(x) ? __uint_as_float(0x7fffffffu) : x;
-}
-__device__ inline double canonical(double x) {
-  return is_nan(x) ? __longlong_as_double(0x7fffffffffffffffll) : x;
-}
-
-__device__ inline float abs_value(float x) { return fabsf(x); }
-__device__ inline double abs_value(double x) { return fabs(x); }
 
 /* ---- sum-like operations ------------------------------------------------- */
 
@@ -651,202 +540,6 @@ template <gpureduce_type_t T, bool F64 = false> struct MeanVar {
   }
   /* an empty segment: {NaN, NaN} */
   __device__ static Out empty() { return Out{canonical(W(NAN)), canonical(W(NAN))}; }
-};
-
-/* ---- log-sum-exp ------------------------------------------------------------ */
-
-/* LOGSUMEXP's accumulator: the running maximum m in the element's wide
- * type and the sum s = sum exp(x - m) in double (for every type). */
-template <class W> struct LseAcc {
-  W m;
-  double s;
-};
-
-/*
- * LOGSUMEXP, log(sum exp(x)), as doc/ORDER.md specifies it.  E is the
- * library's exp of a double (gr_exp, math/exp_log.h: E(0) == 1 and
- * E(-inf) == +0), L its log (gr_log), F its float exp of the terms
- * (gr_expf_term), F2 its float exp of a difference (gr_expf_diff).
- *   lift(x)    = (x, 1)
- *   combine((m, s), (m', s')) = (NaN, NaN) if m or m' is a NaN; else,
- *              with M = max(m, m') (+0 above -0):
- *              (M, (m == M ? s : s E(m - M)) + (m' == M ? s' : s' E(m' - M))),
- *              the differences taken in double ((double)m - (double)M),
- *              each operation rounded once, the left term first; written
- *              here with one E, since only the side below M is scaled
- *              (where m == m', E(0) == 1 scales s' exactly)
- *   identity   = (-inf, 0)
- *   chunk      F16, BF16, F32: a lane folds each chunk whole (fold_run):
- *              with c the chunk's largest element, each term is 1 where
- *              x == c, else F(x - c) (the difference rounded to float),
- *              the chunk's terms are summed in float pairwise (sum), and
- *              with acc = (m, s): (c, s F2(m, c) + sum) where c > m, else
- *              (max(m, c), s + sum F2(c, m)), F2 the library's float
- *              e^(a - b) of two floats (gr_expf_diff), the products in
- *              double (exact) and one addition.  F64: element by
- *              element, acc = combine(acc, lift(x)) (fold_one).
- *   finish     a NaN m: the canonical NaN; m = -inf or +inf: m; s == 1:
- *              m (one element x gives x, -0 included); else m + L(s) in
- *              double, rounded once to W.
- *   stats      GPUREDUCE_SOFTMAX_STATS: {m, s rounded to W}, {NaN, NaN}
- *              for a NaN m.
- */
-template <gpureduce_type_t T> struct LogSumExp {
-  using E = Elem<T>;
-  using In = typename E::In;
-  using W = typename E::Wide; /* float for f16, bf16, f32; double for f64 */
-  using Acc = LseAcc<W>;
-  using Out = W;
-  using Stats = MeanVarOut<W>; /* {max, sum} */
-  static constexpr bool kOrderFree = false;
-  static constexpr gpureduce_type_t kType = T;
-  static constexpr OpFamily kFamily = OpFamily::kLogSumExp;
-  /* the chunk fold of the float types (fold_run) */
-  static constexpr bool kChunkFold = std::is_same<W, float>::value;
-  static_assert(E::is_float, "LOGSUMEXP of floating types only");
-
-  __device__ static Acc identity() { return Acc{(W)-INFINITY, 0.0}; }
-  __device__ static Acc lift(In x, uint64_t) { return Acc{E::widen(x), 1.0}; }
-  __device__ static Acc nan() { return Acc{canonical(W(NAN)), canonical(double(NAN))}; }
-  /* combine((m, s), (m', s')) with one E:
-   *   m' > m:  (m', s E(m - m') + s')
-   *   m' == m: (max(m, m'), s + s')    (E(0) == 1; max puts +0 above -0)
-   *   m' < m:  (m, s + s' E(m' - m)) */
-  __device__ static Acc combine(const Acc &a, const Acc &b) { return merge<false>(a, b); }
-  /* combine(a, lift(x)) (F64's fold of an element) */
-  __device__ static Acc fold_one(const Acc &a, In in) {
-    return merge<true>(a, Acc{E::widen(in), 1.0});
-  }
-  /* combine's body; UnitRight: b.s is 1 (a lifted element), so b.s E is E
-   * itself, a multiplication an element fewer in F64's element fold */
-  template <bool UnitRight>
-  __device__ static Acc merge(const Acc &a, const Acc &b) {
-    if (is_nan(a.m) || is_nan(b.m)) return nan();
-    const bool up = b.m > a.m;
-    /* d = 0 where m == m': no inf - inf */
-    const double d = a.m == b.m ? 0.0
-                     : up       ? __dsub_rn((double)a.m, (double)b.m)
-                                : __dsub_rn((double)b.m, (double)a.m);
-    const double e = gr_exp(d);
-    const double be = UnitRight ? e : __dmul_rn(b.s, e);
-    return up ? Acc{b.m, __dadd_rn(__dmul_rn(a.s, e), b.s)}
-              : Acc{fmax(a.m, b.m), __dadd_rn(a.s, be)};
-  }
-  /* The chunk fold (F16, BF16, F32) of the chunk's elements e[lo .. hi-1]
-   * (hi > lo; the others are not in the vector): terms in float, their
-   * pairwise sum over the V slots (a slot outside lo .. hi-1 is +0, which
-   * changes no sum of positive terms), one combine.  The sum is the
-   * order's sum of a chunk of hi - lo elements only where lo .. hi-1 is a
-   * node of the pairwise tree: lo == 0 (a chunk, or its first elements),
-   * or hi - lo a power of two that divides lo (a vector of the dense
-   * kernel, n dividing V). */
-  template <int V>
-  __device__ static Acc fold_run(const Acc &a, const In (&e)[V], int lo, int hi) {
-    static_assert((V & (V - 1)) == 0, "a chunk of a power of two elements");
-    float w[V];
-    float c = -INFINITY;
-    bool any_nan = false;
-#pragma unroll
-    for (int j = 0; j < V; ++j) {
-      w[j] = E::widen(e[j]);
-      if (j >= lo && j < hi) {
-        any_nan |= is_nan(w[j]);
-        c = fmaxf(c, w[j]); /* +0 above -0 */
-      }
-    }
-    if (any_nan || is_nan(a.m)) return nan();
-    float t[V];
-    if (isinf(c)) { /* +inf: its count; -inf: every element is -inf */
-#pragma unroll
-      for (int j = 0; j < V; ++j) t[j] = j >= lo && j < hi && w[j] == c ? 1.0f : 0.0f;
-    } else {
-#pragma unroll
-      for (int j = 0; j < V; ++j) t[j] = j >= lo && j < hi ? gr_expf_term(__fsub_rn(w[j], c)) : 0.0f;
-    }
-#pragma unroll
-    for (int h = V / 2; h >= 1; h /= 2)
-#pragma unroll
-      for (int j = 0; j < h; ++j) t[j] = __fadd_rn(t[2 * j], t[2 * j + 1]);
-    /* the side below the new maximum scaled by F2 of the two maxima, the
-     * left term first: s F2(m - c) + sum where c > m, else s + sum F2(c - m) */
-    const bool up = c > a.m;
-    const double f = (double)gr_expf_diff(up ? a.m : c, up ? c : a.m);
-    const double sum = (double)t[0];
-    return Acc{up ? c : fmaxf(a.m, c), __dadd_rn(__dmul_rn(up ? a.s : sum, f), up ? sum : a.s)};
-  }
-  /* fold_run of a whole chunk (lo = 0, hi = V) by every lane of a warp
-   * at once, the warp converged (an interior tile's lanes: WarpChunkLane,
-   * thread/fold.cuh): the same operations, so the same bits, with F's and
-   * F2's table entries T[k & 31] read by a shuffle from lane k & 31's
-   * `table` (warp_table(): lane j holds T[j]) instead of a load each.
-   * Every lane computes the terms and the scale, then a chunk with a NaN
-   * or an infinite maximum, or a NaN m, takes fold_run itself, out of
-   * line: c starts from the first element (fmaxf(-inf, x) is x but for a
-   * NaN x, and a NaN goes that way too). */
-  __device__ static float warp_table() {
-    return __ldg(&gr_math_expf_table_device[threadIdx.x % 32]);
-  }
-  __device__ static float warp_entry(float table, uint32_t sb) {
-    return __shfl_sync(0xffffffffu, table, (int)sb); /* lane sb mod 32 */
-  }
-  template <int V>
-  __device__ static Acc fold_chunk_warp(const Acc &a, const In (&e)[V], float table) {
-    static_assert((V & (V - 1)) == 0, "a chunk of a power of two elements");
-    float w[V];
-#pragma unroll
-    for (int j = 0; j < V; ++j) w[j] = E::widen(e[j]);
-    float c = w[0];
-    bool any_nan = is_nan(w[0]);
-#pragma unroll
-    for (int j = 1; j < V; ++j) {
-      any_nan |= is_nan(w[j]);
-      c = fmaxf(c, w[j]);
-    }
-    float t[V];
-#pragma unroll
-    for (int j = 0; j < V; ++j) {
-      const float d = __fsub_rn(w[j], c);
-      const gr_math_expf_reduced r = gr_math_expf_reduce(d, 0.0f, 0);
-      t[j] = gr_math_expf_term_pick(d, gr_math_expf_scale(r, warp_entry(table, r.sb)));
-    }
-#pragma unroll
-    for (int h = V / 2; h >= 1; h /= 2)
-#pragma unroll
-      for (int j = 0; j < h; ++j) t[j] = __fadd_rn(t[2 * j], t[2 * j + 1]);
-    const bool up = c > a.m;
-    const float lo_m = up ? a.m : c, hi_m = up ? c : a.m;
-    float dlo;
-    const float d = gr_math_two_diff(lo_m, hi_m, &dlo);
-    const gr_math_expf_reduced r = gr_math_expf_reduce(d, dlo, 1);
-    const float f2 =
-        gr_math_expf_diff_pick(lo_m, hi_m, d, gr_math_expf_scale(r, warp_entry(table, r.sb)));
-    if (any_nan || is_nan(a.m) || isinf(c)) {
-      uint4 raw;
-      memcpy(&raw, e, sizeof raw);
-      return fold_run_whole<V>(a, raw);
-    }
-    const double f = (double)f2, sum = (double)t[0];
-    return Acc{up ? c : fmaxf(a.m, c), __dadd_rn(__dmul_rn(up ? a.s : sum, f), up ? sum : a.s)};
-  }
-  /* fold_run of the whole chunk in raw, out of line (fold_chunk_warp's
-   * NaNs and infinities) */
-  template <int V>
-  __device__ __noinline__ static Acc fold_run_whole(const Acc a, const uint4 raw) {
-    In e[V];
-    memcpy(e, &raw, sizeof e);
-    return fold_run(a, e, 0, V);
-  }
-  __device__ static Out finish(const Acc &a) {
-    if (is_nan(a.m)) return canonical(a.m);
-    if (isinf(a.m) || a.s == 1.0) return a.m; /* m + L(1) == m, but -0 + 0 is +0 */
-    return (W)__dadd_rn((double)a.m, gr_log(a.s));
-  }
-  __device__ static Out empty() { return (W)-INFINITY; }
-  __device__ static Stats finish_stats(const Acc &a) {
-    if (is_nan(a.m)) return Stats{canonical(a.m), canonical(W(NAN))};
-    return Stats{a.m, (W)a.s};
-  }
-  __device__ static Stats empty_stats() { return Stats{(W)-INFINITY, W(0)}; }
 };
 
 /* ---- the operation for (type, op, flags) --------------------------------- */
