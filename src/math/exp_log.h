@@ -383,9 +383,20 @@ GR_MATH_FN float gr_math_expf_scale(gr_math_expf_reduced red, float t) {
    * the shift's plus k, and the shift's low 22 bits are zero.  So k & 31
    * is bits(s) & 31, and 2^(k >> 5) as an exponent field, (k >> 5) << 23
    * modulo 2^32, is (bits(s) >> 5) << 23: the shift's own bits go out
-   * past bit 31, and no shift of a negative number is needed */
+   * past bit 31, and no shift of a negative number is needed.  On the
+   * device it is written in PTX as a shift and a multiply-add,
+   * (bits(s) >> 5) * 2^23 + bits(y), two instructions a term where nvcc
+   * makes three of the C, a shift, a mask and an addition (sm_90 SASS) */
   const float y = gr_math_fmaf(t, red.p, t);
+#if defined(__CUDA_ARCH__)
+  uint32_t u;
+  asm("{\n\t.reg .u32 q;\n\tshr.u32 q, %1, 5;\n\tmad.lo.u32 %0, q, 8388608, %2;\n\t}"
+      : "=r"(u)
+      : "r"(red.sb), "r"(gr_math_float_bits(y)));
+  return gr_math_float_from_bits(u);
+#else
   return gr_math_float_from_bits(gr_math_float_bits(y) + ((red.sb >> 5) << 23));
+#endif
 }
 
 GR_MATH_FN float gr_math_expf_core(float d, float lo, int with_lo) {
