@@ -224,7 +224,7 @@ __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkDa
       acc = Op::combine(acc, v[0]);
     }
   } else if constexpr (HasChunkFold<Op>::value) {
-    if (c.count > 0) acc = Op::fold_run(acc, e, 0, (int)c.count);
+    if (c.count > 0) acc = Op::template fold_run_count<V>(acc, c.raw, c.count);
   } else {
 #pragma unroll
     for (int j = 0; j < V; ++j)

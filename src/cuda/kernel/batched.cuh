@@ -360,9 +360,10 @@ column_lane(const typename Op::In (&e)[GR_CHUNK_BYTES / sizeof(typename Op::In)]
  * against 0.76 with one).  The block's results go through shared memory,
  * so that its stores are whole 16-byte pieces of the output (H100, 2^27
  * bf16 columns of 2: max 0.50 of the probe against 0.35 with each
- * thread's own stores). */
-template <class Op>
+ * thread's own stores).  LOGSUMEXP's combines are calls here (CompactOp). */
+template <class KernelOp>
 __global__ void __launch_bounds__(kThreads, 2) batched_short_columns_kernel(const BatchedParams p) {
+  using Op = CompactOp<KernelOp>;
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
@@ -431,9 +432,11 @@ __global__ void __launch_bounds__(kThreads, 2) batched_short_columns_kernel(cons
 }
 
 /* Longer vectors, and strided ones of any length: a warp a vector, a tile
- * at a time, the tiles in order/tree.h's counter. */
-template <class Op>
+ * at a time, the tiles in order/tree.h's counter.  LOGSUMEXP's combines
+ * are calls here (CompactOp). */
+template <class KernelOp>
 __global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const BatchedParams p) {
+  using Op = CompactOp<KernelOp>;
   using Acc = typename Op::Acc;
   const unsigned t = threadIdx.x % 32;
   Acc stack[kStackDepth];
@@ -534,9 +537,10 @@ __device__ typename Op::Acc warp_root_tree(const typename Op::Acc *roots, uint64
  * 1 of rule 4; its first lane keeps the vector's tile tree.  Tile groups
  * of long columns are shared by blocks: each writes its roots, and the
  * last block of a column block (per-block ticket) combines each vector's
- * roots with a warp. */
-template <class Op>
+ * roots with a warp.  LOGSUMEXP's combines are calls here (CompactOp). */
+template <class KernelOp>
 __global__ void __launch_bounds__(kThreads, 2) batched_columns_kernel(const BatchedParams p) {
+  using Op = CompactOp<KernelOp>;
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);

@@ -307,13 +307,10 @@ __device__ __forceinline__ void store_window_result(const SegmentsParams &p, uin
  * tree has up to 25 combines a thread, each under its own predicate, and
  * its pages and tiny_window()'s fold 8 chunks a thread: inlined, each is a
  * copy of that code.  For LOGSUMEXP the windows call one out-of-line body
- * of each instead; the operations, and so the bits, are those of the
- * inline forms.  Every other operation stays inline. */
-template <class Op>
-__device__ __noinline__ typename Op::Acc combine_call(typename Op::Acc a, typename Op::Acc b) {
-  return Op::combine(a, b);
-}
-
+ * of each instead (the float types' chunk fold is out of line in
+ * fold_loaded itself: LogSumExp::fold_run_count); the operations, and so
+ * the bits, are those of the inline forms.  Every other operation stays
+ * inline. */
 template <class Op>
 __device__ __noinline__ typename Op::Acc fold_call(typename Op::Acc acc, ChunkData c, uint64_t e0) {
   fold_loaded<Op>(acc, c, e0);
@@ -323,15 +320,12 @@ __device__ __noinline__ typename Op::Acc fold_call(typename Op::Acc acc, ChunkDa
 template <class Op>
 __device__ __forceinline__ typename Op::Acc window_combine(const typename Op::Acc &a,
                                                            const typename Op::Acc &b) {
-  if constexpr (Op::kFamily == OpFamily::kLogSumExp)
-    return combine_call<Op>(a, b);
-  else
-    return Op::combine(a, b);
+  return CompactOp<Op>::combine(a, b);
 }
 
 template <class Op>
 __device__ __forceinline__ void window_fold(typename Op::Acc &acc, const ChunkData &c, uint64_t e0) {
-  if constexpr (Op::kFamily == OpFamily::kLogSumExp)
+  if constexpr (Op::kFamily == OpFamily::kLogSumExp && !HasChunkFold<Op>::value)
     acc = fold_call<Op>(acc, c, e0);
   else
     fold_loaded<Op>(acc, c, e0);

@@ -197,17 +197,19 @@ template <gpureduce_type_t T> struct LogSumExp {
     if (any_nan || is_nan(a.m) || isinf(c)) {
       uint4 raw;
       memcpy(&raw, e, sizeof raw);
-      return fold_run_whole<V>(a, raw);
+      return fold_run_count<V>(a, raw, V);
     }
     return chunk_update(a, c, sum, f2);
   }
-  /* fold_run of the whole chunk in raw, out of line (fold_chunk_warp's
-   * NaNs and infinities) */
+  /* fold_run of the chunk in raw's first `count` elements (0 < count <=
+   * V), out of line: the chunk fold of the sites whose count is known at
+   * run time only (fold_loaded, agent/batched.cuh: the batched and
+   * segmented kernels), and fold_chunk_warp's NaNs and infinities */
   template <int V>
-  __device__ __noinline__ static Acc fold_run_whole(const Acc a, const uint4 raw) {
+  __device__ __noinline__ static Acc fold_run_count(const Acc a, const uint4 raw, int count) {
     In e[V];
     memcpy(e, &raw, sizeof e);
-    return fold_run(a, e, 0, V);
+    return fold_run(a, e, 0, count);
   }
   __device__ static Out finish(const Acc &a) {
     if (is_nan(a.m)) return canonical(a.m);

@@ -602,6 +602,25 @@ template <class Op>
 struct HasChunkFold<Op, std::void_t<decltype(Op::kChunkFold)>>
     : std::integral_constant<bool, Op::kChunkFold> {};
 
+/* Op with its combine out of line where the combine is large (LOGSUMEXP:
+ * a double exp), for the kernels whose many trees and levels would
+ * each inline a copy of it for little speed (the columns kernel, the
+ * segment windows); every other operation is itself.  The same
+ * operations, so the same bits. */
+template <class Op>
+__device__ __noinline__ typename Op::Acc combine_call(typename Op::Acc a, typename Op::Acc b) {
+  return Op::combine(a, b);
+}
+template <class Op> struct OutOfLineCombine : Op {
+  __device__ static typename Op::Acc combine(const typename Op::Acc &a,
+                                             const typename Op::Acc &b) {
+    return combine_call<Op>(a, b);
+  }
+};
+template <class Op>
+using CompactOp = typename std::conditional<Op::kFamily == OpFamily::kLogSumExp,
+                                            OutOfLineCombine<Op>, Op>::type;
+
 /* GPUREDUCE_WITH_VALUE is a run-time flag of ArgMinMax's kernels
  * (finish_with_value); the dot product's operation is Dot, a family of
  * its own in the one list of instantiate/instantiate.cuh. */
