@@ -37,7 +37,7 @@ __host__ __device__ constexpr bool is_floating(TypeFamily f) {
 
 /* Operations by how their lanes fold (tuning/policy.cuh's rows): the sums (SUM,
  * SUM_ABS, SUM_SQUARES), PROD, MIN/MAX (and AMAX), ARGMIN/ARGMAX, the dot
- * product (two inputs, Dot below), NRM2, MEAN_VAR, LOGSUMEXP. */
+ * product (two inputs, Dot in thread/ops.cuh), NRM2, MEAN_VAR, LOGSUMEXP. */
 enum class OpFamily { kSum, kProd, kMinMax, kArg, kDot, kNrm2, kMeanVar, kLogSumExp };
 
 /* ---- element types ------------------------------------------------------ */

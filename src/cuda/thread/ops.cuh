@@ -603,10 +603,10 @@ struct HasChunkFold<Op, std::void_t<decltype(Op::kChunkFold)>>
     : std::integral_constant<bool, Op::kChunkFold> {};
 
 /* Op with its combine out of line where the combine is large (LOGSUMEXP:
- * a double exp), for the kernels whose many trees and levels would
- * each inline a copy of it for little speed (the columns kernel, the
- * segment windows); every other operation is itself.  The same
- * operations, so the same bits. */
+ * a double exp), for the kernels whose many trees and levels would each
+ * inline a copy of it (the batched columns, short columns and warp
+ * kernels, the segment windows); every other operation is itself.  The
+ * same operations, so the same bits. */
 template <class Op>
 __device__ __noinline__ typename Op::Acc combine_call(typename Op::Acc a, typename Op::Acc b) {
   return Op::combine(a, b);
