@@ -202,8 +202,13 @@ constexpr bool kMinMaxChunk = Op::kFamily == OpFamily::kMinMax && Op::E::is_floa
 /* Fold a loaded chunk into a lane's accumulator, element by element in
  * index order (rule 3), whole where the operation folds chunks, for
  * ARGMIN and ARGMAX by arg_tree and one combine, and for MIN and MAX of
- * the 16- and 32-bit floats by minmax_tree and one combine. */
-template <class Op>
+ * the 16- and 32-bit floats by minmax_tree and one combine.  LOGSUMEXP's
+ * chunk fold is inline, so that a thread's chunks overlap their exps, or
+ * with Call the one out-of-line LogSumExp::fold_run_count: the segment
+ * windows and the columns kernel's partial rounds, whose chunks come one
+ * at a time, and the long segments' warp tiles (doc/TUNING.md,
+ * "LOGSUMEXP's calls"). */
+template <class Op, bool Call = false>
 __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkData &c,
                                             uint64_t e0) {
   using In = typename Op::In;
@@ -224,7 +229,12 @@ __device__ __forceinline__ void fold_loaded(typename Op::Acc &acc, const ChunkDa
       acc = Op::combine(acc, v[0]);
     }
   } else if constexpr (HasChunkFold<Op>::value) {
-    if (c.count > 0) acc = Op::template fold_run_count<V>(acc, c.raw, c.count);
+    if (c.count > 0) {
+      if constexpr (Call)
+        acc = Op::template fold_run_count<V>(acc, c.raw, c.count);
+      else
+        acc = Op::fold_run(acc, e, 0, (int)c.count);
+    }
   } else {
 #pragma unroll
     for (int j = 0; j < V; ++j)
@@ -305,8 +315,8 @@ __device__ __forceinline__ void load_warp_round(const In *x, int64_t stride, uin
 }
 
 /* warp: the value of tile `tile` of vector x, computed by the 32 threads of
- * a warp (thread t = lane of the warp), in lane 0. */
-template <class Op>
+ * a warp (thread t = lane of the warp), in lane 0; Call as fold_loaded's. */
+template <class Op, bool Call = false>
 __device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, int64_t stride,
                                                       uint64_t n, uint64_t tile, unsigned t) {
   using Acc = typename Op::Acc;
@@ -323,7 +333,7 @@ __device__ __forceinline__ typename Op::Acc warp_tile(const typename Op::In *x, 
     load_warp_round(x, stride, n, round_first, t, c);
 #pragma unroll
     for (int j = 0; j < 8; ++j)
-      fold_loaded<Op>(lane[j], c[j], round_first + (uint64_t)(t + 32 * j) * V);
+      fold_loaded<Op, Call>(lane[j], c[j], round_first + (uint64_t)(t + 32 * j) * V);
   }
   return warp_lane_tree<Op>(combine_eight<Op>(lane));
 }
@@ -559,7 +569,7 @@ __device__ typename Op::Acc column_lanes(const ColumnLoads<typename Op::In> &c,
                       ? (c.n - e0 >= (uint64_t)V ? V : (int)(c.n - e0))
                       : 0;
         d.raw = chunk_of(s);
-        fold_loaded<Op>(a, d, e0);
+        fold_loaded<Op, true>(a, d, e0);
         if ((i & kmask) == kmask) {
           if (i < t.items) GR_TREE_PUSH(stack, i >> t.k_log2, a, Op::combine);
           a = Op::identity();

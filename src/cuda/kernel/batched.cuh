@@ -433,7 +433,8 @@ __global__ void __launch_bounds__(kThreads, 2) batched_short_columns_kernel(cons
 
 /* Longer vectors, and strided ones of any length: a warp a vector, a tile
  * at a time, the tiles in order/tree.h's counter.  LOGSUMEXP's combines
- * are calls here (CompactOp). */
+ * of the tiles are calls here (CompactOp), those within a tile inline
+ * (doc/TUNING.md, "LOGSUMEXP's calls"). */
 template <class KernelOp>
 __global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const BatchedParams p) {
   using Op = CompactOp<KernelOp>;
@@ -448,7 +449,7 @@ __global__ void __launch_bounds__(kThreads, 2) batched_warp_kernel(const Batched
       if constexpr (IsTwoInput<Op>::value)
         v = warp_tile_dot<Op>(x, vector2_at<Op>(p, b), p.n, tile, t);
       else
-        v = warp_tile<Op>(x, p.element_stride, p.n, tile, t);
+        v = warp_tile<KernelOp>(x, p.element_stride, p.n, tile, t);
       if (t == 0) GR_TREE_PUSH(stack, tile, v, Op::combine);
     }
     if (t == 0) {

@@ -172,7 +172,7 @@ __device__ __noinline__ typename Op::Acc warp_tiles(const typename Op::In *x, ui
   using Acc = typename Op::Acc;
   Acc stack[kStackDepth];
   for (uint64_t tile = t0; tile < t1; ++tile) {
-    Acc v = warp_tile<Op>(x, 1, n, tile, lane);
+    Acc v = warp_tile<Op, true>(x, 1, n, tile, lane);
     if (lane == 0) GR_TREE_PUSH(stack, tile - t0, v, Op::combine);
   }
   Acc r = Op::identity();
@@ -308,7 +308,8 @@ __device__ __forceinline__ void store_window_result(const SegmentsParams &p, uin
  * its pages and tiny_window()'s fold 8 chunks a thread: inlined, each is a
  * copy of that code.  For LOGSUMEXP the windows call one out-of-line body
  * of each instead (the float types' chunk fold is out of line in
- * fold_loaded itself: LogSumExp::fold_run_count); the operations, and so
+ * fold_loaded<Op, true> itself: LogSumExp::fold_run_count, as in the long
+ * segments' warp_tile); the operations, and so
  * the bits, are those of the inline forms.  Every other operation stays
  * inline. */
 template <class Op>
@@ -328,7 +329,7 @@ __device__ __forceinline__ void window_fold(typename Op::Acc &acc, const ChunkDa
   if constexpr (Op::kFamily == OpFamily::kLogSumExp && !HasChunkFold<Op>::value)
     acc = fold_call<Op>(acc, c, e0);
   else
-    fold_loaded<Op>(acc, c, e0);
+    fold_loaded<Op, true>(acc, c, e0);
 }
 
 /* The segments from s (at most `avail` of them, all this warp's) when the

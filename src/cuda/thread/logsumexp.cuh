@@ -202,9 +202,9 @@ template <gpureduce_type_t T> struct LogSumExp {
     return chunk_update(a, c, sum, f2);
   }
   /* fold_run of the chunk in raw's first `count` elements (0 < count <=
-   * V), out of line: the chunk fold of the sites whose count is known at
-   * run time only (fold_loaded, agent/batched.cuh: the batched and
-   * segmented kernels), and fold_chunk_warp's NaNs and infinities */
+   * V), out of line: the chunk fold of fold_loaded<Op, true>
+   * (agent/batched.cuh: the segmented kernel and the columns kernel's
+   * partial rounds), and fold_chunk_warp's NaNs and infinities */
   template <int V>
   __device__ __noinline__ static Acc fold_run_count(const Acc a, const uint4 raw, int count) {
     In e[V];
