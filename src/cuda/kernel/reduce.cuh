@@ -64,9 +64,10 @@ __device__ __forceinline__ void store_root(const ReduceParams &p, const typename
   if (p.acc_out) *static_cast<Root *>(p.acc_out) = node_root<Op>(r);
 }
 
-template <class Op>
-__global__ void __launch_bounds__(kThreads, PolicyOf<Op>::min_blocks)
+template <class KernelOp>
+__global__ void __launch_bounds__(kThreads, PolicyOf<KernelOp>::min_blocks)
 reduce_kernel(const ReduceParams p) {
+  using Op = ReduceKernelOp<KernelOp>;
   using Acc = typename Op::Acc;
   using Agent = typename AgentOf<Op>::type;
   __shared__ typename Agent::TempStorage temp;

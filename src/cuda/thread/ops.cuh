@@ -620,6 +620,14 @@ template <class Op> struct OutOfLineCombine : Op {
 template <class Op>
 using CompactOp = typename std::conditional<Op::kFamily == OpFamily::kLogSumExp,
                                             OutOfLineCombine<Op>, Op>::type;
+/* The 1-D kernel's Op: CompactOp for the LOGSUMEXP of the 16-bit floats
+ * (its combines in the block's lane and root trees one copy), Op itself
+ * for every other operation and type (doc/TUNING.md, "LOGSUMEXP's
+ * calls"). */
+template <class Op>
+using ReduceKernelOp =
+    typename std::conditional<Op::kFamily == OpFamily::kLogSumExp && sizeof(typename Op::In) == 2,
+                              OutOfLineCombine<Op>, Op>::type;
 
 /* GPUREDUCE_WITH_VALUE is a run-time flag of ArgMinMax's kernels
  * (finish_with_value); the dot product's operation is Dot, a family of
