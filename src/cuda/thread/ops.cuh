@@ -626,8 +626,7 @@ using CompactOp = typename std::conditional<Op::kFamily == OpFamily::kLogSumExp,
  * calls"). */
 template <class Op>
 using ReduceKernelOp =
-    typename std::conditional<Op::kFamily == OpFamily::kLogSumExp && sizeof(typename Op::In) == 2,
-                              OutOfLineCombine<Op>, Op>::type;
+    typename std::conditional<sizeof(typename Op::In) == 2, CompactOp<Op>, Op>::type;
 
 /* GPUREDUCE_WITH_VALUE is a run-time flag of ArgMinMax's kernels
  * (finish_with_value); the dot product's operation is Dot, a family of
