@@ -9,9 +9,10 @@
  * GR_INSTANTIATE(FAMILY, TYPES).  One unit an entry lets them compile in
  * parallel.  Each unit instantiates kernels_for<Family, Types>
  * (kernels.cuh), and with it the family's kernels for every type of the
- * set and every operation 0 .. GPUREDUCE_OP_COUNT-1, by one pack expansion
- * over OpFor (thread/ops.cuh): a new operation needs its OpFor row and its
- * policy row (tuning/policy.cuh), nothing here.
+ * set and every operation 0 .. GPUREDUCE_OP_COUNT-1, by pack expansions
+ * over OpFor (thread/ops.cuh), one kernel of the family at a time
+ * (UnitTable, below): a new operation needs its OpFor row and its policy
+ * row (tuning/policy.cuh), nothing here.
  *
  *   family     kernels of an Op                                types
  *   Reduce     reduce_kernel (+ ExactByteNrm2's for i8, u8)    Float, Int
@@ -37,14 +38,23 @@
 
 namespace gr {
 
-/* ---- each family: its kernels of one Op, and its row of type T ------------ */
+/* ---- each family: its kernels of one Op, pass by pass --------------------- */
 
+/* FamilyOf<Family>: kOps operations a type (the gpureduce_op_t values, or
+ * Dot's one), OpAt<T, O, F64> the operation of each, and kPasses passes:
+ * fill<Op, P>(k) sets the entries of k that pass P names (kernels.cuh's
+ * fields), exact<T>(op, k) the exact kernel that replaces one where there
+ * is one (looked up at run time). */
 template <class Family> struct FamilyOf;
 
+template <gpureduce_type_t T, int O, bool F64>
+using OpOf = typename OpFor<T, static_cast<gpureduce_op_t>(O), F64>::type;
+
 template <> struct FamilyOf<ReduceFamily> {
-  static constexpr bool kF64 = true;
-  template <class Op> static ReduceKernels of() {
-    return ReduceKernels{reinterpret_cast<const void *>(&reduce_kernel<Op>), nullptr, 0};
+  static constexpr int kOps = GPUREDUCE_OP_COUNT, kPasses = 1;
+  template <gpureduce_type_t T, int O, bool F64> using OpAt = OpOf<T, O, F64>;
+  template <class Op, int P> static void fill(ReduceKernels &k) {
+    k.kernel = reinterpret_cast<const void *>(&reduce_kernel<Op>);
   }
   /* the NRM2 of 8-bit integers while its sums are exact */
   template <gpureduce_type_t T> static void exact(gpureduce_op_t op, ReduceKernels &k) {
@@ -91,38 +101,43 @@ template <class Op> constexpr bool generic_tier() {
 }
 
 template <> struct FamilyOf<BatchedFamily> {
-  static constexpr bool kF64 = true;
-  template <class Op> static BatchedKernels of() {
-    BatchedKernels k{};
-    k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
-    k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
-    k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);
-    k.acc_bytes = sizeof(typename Op::Acc);
-    if constexpr (generic_tier<Op>()) {
+  static constexpr int kOps = GPUREDUCE_OP_COUNT;
+  template <gpureduce_type_t T, int O, bool F64> using OpAt = OpOf<T, O, F64>;
+  /* warp, tiles, columns; the segment kernels of J = 1, 2, 4, 8; dense;
+   * short columns */
+  static constexpr int kPasses = 9;
+  template <class Op, int P> static void fill(BatchedKernels &k) {
+    constexpr bool generic = generic_tier<Op>();
+    if constexpr (P == 0) {
+      k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
+      k.acc_bytes = sizeof(typename Op::Acc);
+    } else if constexpr (P == 1) {
+      k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
+    } else if constexpr (P == 2) {
+      k.columns = reinterpret_cast<const void *>(&batched_columns_kernel<Op>);
+    } else if constexpr (P == 3 && generic) {
       k.segment[0][0] = k.segment[1][0] =
           reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1>);
-      if constexpr (AccumulatesF64<Op>::value)
-        k.segment[0][3] = k.segment[1][3] =
-            reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
-    } else {
+    } else if constexpr (P == 3) {
       k.segment[0][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 0>);
       k.segment[1][0] = reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1, 1>);
-      k.segment[0][1] = k.segment[1][1] =
-          reinterpret_cast<const void *>(&batched_segment_kernel<Op, 2>);
-      k.segment[0][2] = k.segment[1][2] =
-          reinterpret_cast<const void *>(&batched_segment_kernel<Op, 4>);
+    } else if constexpr ((P == 4 || P == 5) && !generic) {
+      k.segment[0][P - 3] = k.segment[1][P - 3] =
+          reinterpret_cast<const void *>(&batched_segment_kernel<Op, 1 << (P - 3)>);
+    } else if constexpr (P == 6 && (!generic || AccumulatesF64<Op>::value)) {
       k.segment[0][3] = k.segment[1][3] =
           reinterpret_cast<const void *>(&batched_segment_kernel<Op, 8>);
+    } else if constexpr (P == 7 && !generic) {
       /* 8-byte types: a chunk holds 2 elements, and no n with 2 <= n < 2
        * takes the dense kernel */
       if constexpr (GR_CHUNK_BYTES / sizeof(typename Op::In) > 2)
         k.dense = reinterpret_cast<const void *>(&batched_dense_kernel<Op>);
+    } else if constexpr (P == 8 && !generic) {
       /* 8-bit types: a thread's 16 x 16 elements of a chunk took 255
        * registers (ptxas, sm_90, u8 sum); they keep the segment kernel */
       if constexpr (sizeof(typename Op::In) >= 2)
         k.short_columns = reinterpret_cast<const void *>(&batched_short_columns_kernel<Op>);
     }
-    return k;
   }
   template <gpureduce_type_t T> static void exact(gpureduce_op_t op, BatchedKernels &k) {
     if constexpr (T == GPUREDUCE_I8 || T == GPUREDUCE_U8) {
@@ -134,65 +149,84 @@ template <> struct FamilyOf<BatchedFamily> {
 };
 
 template <> struct FamilyOf<SegmentsFamily> {
-  static constexpr bool kF64 = true;
-  template <class Op> static SegmentsKernels of() {
-    return SegmentsKernels{reinterpret_cast<const void *>(&segments_kernel<Op>)};
+  static constexpr int kOps = GPUREDUCE_OP_COUNT, kPasses = 1;
+  template <gpureduce_type_t T, int O, bool F64> using OpAt = OpOf<T, O, F64>;
+  template <class Op, int P> static void fill(SegmentsKernels &k) {
+    k.kernel = reinterpret_cast<const void *>(&segments_kernel<Op>);
   }
   template <gpureduce_type_t T> static void exact(gpureduce_op_t, SegmentsKernels &) {}
 };
 
+/* The dot product: one operation a type, Dot<T, F64>, whatever op. */
 template <> struct FamilyOf<DotFamily> {
-  static constexpr bool kF64 = true;
+  static constexpr int kOps = 1, kPasses = 3;
+  template <gpureduce_type_t T, int O, bool F64> using OpAt = Dot<T, F64>;
+  template <class Op, int P> static void fill(DotKernels &k) {
+    if constexpr (P == 0) k.reduce = reinterpret_cast<const void *>(&reduce_kernel<Op>);
+    if constexpr (P == 1) k.tiles = reinterpret_cast<const void *>(&batched_tiles_kernel<Op>);
+    if constexpr (P == 2) k.warp = reinterpret_cast<const void *>(&batched_warp_kernel<Op>);
+  }
+  template <gpureduce_type_t T> static void exact(gpureduce_op_t, DotKernels &) {}
 };
 
-/* Family's kernels of every op on type T, one pack expansion over the
- * operations, built once. */
-template <class Family, gpureduce_type_t T, bool F64, int... O>
-typename Family::Kernels op_row(gpureduce_op_t op, std::integer_sequence<int, O...>) {
+/* ---- a unit's table, named kernel by kernel -------------------------------- */
+
+/*
+ * The kernels of Family for every type of the set, every operation, and
+ * F32's ACCUMULATE_F64 row (no other type has one), built pass by pass:
+ * pass P names its kernel of every (type, op) before pass P + 1 names the
+ * next.  nvcc emits a unit's kernels in the order the unit first names
+ * them, and its fatbin's compressor finds a kernel's near copies (the same
+ * kernel of f16 and bf16, of i32 and u32, of MIN and MAX) only within a
+ * window: side by side, the batched units' PTX and SASS compress smaller
+ * than when each type's kernels of every operation came together
+ * (doc/BUILD.md gives the bytes).  The order of the rows is no concern of
+ * the lookup, which is one static table a unit, built at its first call.
+ */
+template <class Family, class Types> class UnitTable;
+
+template <class Family, gpureduce_type_t... T> class UnitTable<Family, TypeSet<T...>> {
   using F = FamilyOf<Family>;
-  static const typename Family::Kernels row[] = {
-      F::template of<typename OpFor<T, static_cast<gpureduce_op_t>(O), F64>::type>()...};
-  typename Family::Kernels k =
-      (unsigned)op < sizeof row / sizeof row[0] ? row[op] : typename Family::Kernels{};
-  F::template exact<T>(op, k);
-  return k;
-}
+  using Kernels = typename Family::Kernels;
+  using Row = Kernels[F::kOps];
+  Row rows_[sizeof...(T)][2] = {}; /* [type][ACCUMULATE_F64] */
 
-template <class Family, gpureduce_type_t T, bool F64>
-typename Family::Kernels row(gpureduce_op_t op) {
-  if constexpr (std::is_same_v<Family, DotFamily>) {
-    using Op = Dot<T, F64>;
-    return DotKernels{reinterpret_cast<const void *>(&reduce_kernel<Op>),
-                      reinterpret_cast<const void *>(&batched_tiles_kernel<Op>),
-                      reinterpret_cast<const void *>(&batched_warp_kernel<Op>)};
-  } else {
-    return op_row<Family, T, F64>(op, std::make_integer_sequence<int, GPUREDUCE_OP_COUNT>{});
+  template <int P, gpureduce_type_t U, bool F64, int... O>
+  void fill_row(Row &row, std::integer_sequence<int, O...>) {
+    (F::template fill<typename F::template OpAt<U, O, F64>, P>(row[O]), ...);
   }
-}
-
-/* ---- the type sets: one row a type ----------------------------------------- */
-
-/* Type T's row, its ACCUMULATE_F64 row where f64 and the family has one
- * (f32 only: no other type instantiates one). */
-template <class Family, gpureduce_type_t T>
-typename Family::Kernels row_of(gpureduce_op_t op, bool f64) {
-  if constexpr (FamilyOf<Family>::kF64 && T == GPUREDUCE_F32) {
-    if (f64) return row<Family, T, true>(op);
+  template <int P, gpureduce_type_t U> void fill_type(Row (&rows)[2]) {
+    fill_row<P, U, false>(rows[0], std::make_integer_sequence<int, F::kOps>{});
+    if constexpr (U == GPUREDUCE_F32)
+      fill_row<P, U, true>(rows[1], std::make_integer_sequence<int, F::kOps>{});
   }
-  return row<Family, T, false>(op);
-}
+  template <int P> void pass() {
+    int t = 0;
+    ((fill_type<P, T>(rows_[t]), ++t), ...);
+  }
+  template <int... P> void passes(std::integer_sequence<int, P...>) { (pass<P>(), ...); }
 
-template <class Family, gpureduce_type_t... T>
-typename Family::Kernels pick(TypeSet<T...>, gpureduce_type_t type, gpureduce_op_t op,
-                              bool f64) {
-  typename Family::Kernels k{};
-  (void)((type == T && (k = row_of<Family, T>(op, f64), true)) || ...);
-  return k;
-}
+ public:
+  UnitTable() { passes(std::make_integer_sequence<int, F::kPasses>{}); }
+
+  /* the kernels of (type, op, ACCUMULATE_F64), Kernels{} for a type
+   * outside the set or an op outside 0 .. kOps-1 */
+  Kernels lookup(gpureduce_type_t type, gpureduce_op_t op, bool f64) const {
+    Kernels k{};
+    if ((unsigned)op >= (unsigned)F::kOps) return k;
+    int t = 0;
+    (void)((type == T ? (k = rows_[t][type == GPUREDUCE_F32 && f64][op],
+                         F::template exact<T>(op, k), true)
+                      : (++t, false)) ||
+           ...);
+    return k;
+  }
+};
 
 template <class Family, class Types>
 typename Family::Kernels kernels_for(gpureduce_type_t type, gpureduce_op_t op, bool f64) {
-  return pick<Family>(Types{}, type, op, f64);
+  static const UnitTable<Family, Types> table;
+  return table.lookup(type, op, f64);
 }
 
 /* The names of the list's entries (FAMILY-TYPES). */
