@@ -177,8 +177,8 @@ template <> struct FamilyOf<DotFamily> {
  * pass P names its kernel of every (type, op) before pass P + 1 names the
  * next.  nvcc emits a unit's kernels in the order the unit first names
  * them, and its fatbin's compressor finds a kernel's near copies (the same
- * kernel of f16 and bf16, of i32 and u32, of MIN and MAX) only within a
- * window: side by side, the batched units' PTX and SASS compress smaller
+ * kernel of f16 and bf16, or of i32 and u32) only within a window: side
+ * by side, the batched units' PTX and SASS compress smaller
  * than when each type's kernels of every operation came together
  * (doc/BUILD.md gives the bytes).  The order of the rows is no concern of
  * the lookup, which is one static table a unit, built at its first call.
