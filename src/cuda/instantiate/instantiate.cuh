@@ -157,7 +157,9 @@ template <> struct FamilyOf<SegmentsFamily> {
   template <gpureduce_type_t T> static void exact(gpureduce_op_t, SegmentsKernels &) {}
 };
 
-/* The dot product: one operation a type, Dot<T, F64>, whatever op. */
+/* The dot product: one operation a type, Dot<T, F64>, at op 0, which
+ * dot_kernels_for (lookup.cu) asks for as GPUREDUCE_SUM. */
+static_assert(GPUREDUCE_SUM == 0, "Dot's one row is op 0");
 template <> struct FamilyOf<DotFamily> {
   static constexpr int kOps = 1, kPasses = 3;
   template <gpureduce_type_t T, int O, bool F64> using OpAt = Dot<T, F64>;
