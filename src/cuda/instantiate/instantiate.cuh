@@ -47,12 +47,15 @@ namespace gr {
  * is one (looked up at run time). */
 template <class Family> struct FamilyOf;
 
-template <gpureduce_type_t T, int O, bool F64>
-using OpOf = typename OpFor<T, static_cast<gpureduce_op_t>(O), F64>::type;
+/* The operations of the families with one a gpureduce_op_t value: OpFor's. */
+struct EveryOp {
+  static constexpr int kOps = GPUREDUCE_OP_COUNT;
+  template <gpureduce_type_t T, int O, bool F64>
+  using OpAt = typename OpFor<T, static_cast<gpureduce_op_t>(O), F64>::type;
+};
 
-template <> struct FamilyOf<ReduceFamily> {
-  static constexpr int kOps = GPUREDUCE_OP_COUNT, kPasses = 1;
-  template <gpureduce_type_t T, int O, bool F64> using OpAt = OpOf<T, O, F64>;
+template <> struct FamilyOf<ReduceFamily> : EveryOp {
+  static constexpr int kPasses = 1;
   template <class Op, int P> static void fill(ReduceKernels &k) {
     k.kernel = reinterpret_cast<const void *>(&reduce_kernel<Op>);
   }
@@ -100,9 +103,7 @@ template <class Op> constexpr bool generic_tier() {
   }
 }
 
-template <> struct FamilyOf<BatchedFamily> {
-  static constexpr int kOps = GPUREDUCE_OP_COUNT;
-  template <gpureduce_type_t T, int O, bool F64> using OpAt = OpOf<T, O, F64>;
+template <> struct FamilyOf<BatchedFamily> : EveryOp {
   /* warp, tiles, columns; the segment kernels of J = 1, 2, 4, 8; dense;
    * short columns */
   static constexpr int kPasses = 9;
@@ -148,9 +149,8 @@ template <> struct FamilyOf<BatchedFamily> {
   }
 };
 
-template <> struct FamilyOf<SegmentsFamily> {
-  static constexpr int kOps = GPUREDUCE_OP_COUNT, kPasses = 1;
-  template <gpureduce_type_t T, int O, bool F64> using OpAt = OpOf<T, O, F64>;
+template <> struct FamilyOf<SegmentsFamily> : EveryOp {
+  static constexpr int kPasses = 1;
   template <class Op, int P> static void fill(SegmentsKernels &k) {
     k.kernel = reinterpret_cast<const void *>(&segments_kernel<Op>);
   }
