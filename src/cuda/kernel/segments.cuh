@@ -18,10 +18,10 @@
  *     s_start(w) <= s < s_start(w+1), s_start(w) the first segment at or
  *     after w*share (a 32-way search of the offsets by the warp);
  *   - short segments go 128 at a time: when they are all a chunk or less,
- *     a thread takes four with a load each (tiny_window()); else those of
- *     at most 128 chunks are packed with their neighbours, one chunk a
- *     position, 128 positions a warp at once, and the longer ones among
- *     them follow, a warp each (window());
+ *     a thread takes four with a load each (tiny_window()); else a batch
+ *     of up to 128 segments of at most 128 chunks is reduced in rounds of
+ *     128 chunk positions, one chunk a position and each segment whole
+ *     within its round, its tree by shuffles (short_rounds());
  *   - a longer one is reduced by the warp a tile at a time
  *     (agent/batched.cuh's warp_tile);
  *   - a long segment is cut into groups of 2^g tiles, 2^g*TE the largest
@@ -49,9 +49,10 @@
  * Invalid offsets.  A segment is valid when offsets[0] <= offsets[s] <=
  * offsets[s+1] <= offsets[segments].  An invalid one gets the empty result
  * and is recorded in the handle's SegmentsState (the lowest index, sticky;
- * gr_cuda_take_async_error() reads it).  No element outside
+ * gr_cuda_take_async_error() reads it).  No byte outside
  * [offsets[0], offsets[segments]) is read: only valid segments are read,
- * and only within themselves.  Positions clamp offsets into that range,
+ * each within itself but for the 32-bit words a round reads over 1- and
+ * 2-byte elements, which stay within that range (load_round_chunk()).  Positions clamp offsets into that range,
  * and the search's answer is nondecreasing in its key whatever the array
  * holds (at each step, a larger key's true probes are a subset of a
  * smaller key's), so the warps' segment ranges still partition the
@@ -77,24 +78,18 @@
 
 namespace gr {
 
-/* Chunk positions a warp packs at once: kWindowPages a thread. */
+/* Segments a warp takes at once (tiny_window(), a batch of
+ * short_rounds()), and chunk positions a round holds: kWindowPages a
+ * thread. */
 constexpr int kWindowPages = 4;
 constexpr int kWindow = 32 * kWindowPages;
-/* The longest segment, in chunks, that window() packs: a whole window. */
+/* The longest segment, in chunks, that a round packs: a whole round. */
 constexpr unsigned kPackedChunks = kWindow;
 /* A long segment's groups are at most a share / kGroupsPerShare long (and
  * longer than half that), or one tile when a tile is longer: a warp takes
  * four to eight of them, and the shares' work differs by a group at most. */
 constexpr uint64_t kGroupsPerShare = 4;
 
-/* One warp's packed segments, in shared memory. */
-struct WindowStorage {
-  uint64_t first[kWindow];    /* the segment's first element (from input) */
-  uint32_t length[kWindow];   /* its elements; kInvalid set for an invalid one */
-  uint16_t position[kWindow]; /* its first chunk's position in the window */
-  uint8_t owner[kWindow];     /* 1 + the window index of the segment that
-                               * starts at a position, 0 where none does */
-};
 constexpr uint32_t kInvalid = 0x80000000u;
 
 /* The line of the merge path, as every thread computes it. */
@@ -259,16 +254,13 @@ __device__ __noinline__ void long_segment(const SegmentsParams &p, const Segment
   }
 }
 
-/* What window() and tiny_window() know of the window's segments: thread
- * `lane` looks at the segments s + lane*R + r (r < R, R = kWindowPages),
- * of at most `avail`. */
+/* What tiny_window() knows of its segments: thread `lane` looks at the
+ * segments s + lane*R + r (r < R, R = kWindowPages), of at most `avail`. */
 template <int V> struct WindowSegments {
   uint64_t o[kWindowPages + 1];   /* offsets[s + lane*R + r] */
-  unsigned count[kWindowPages];   /* its chunks, at least 1 (its positions) */
+  unsigned count[kWindowPages];   /* its chunks, at least 1 */
   unsigned length[kWindowPages];  /* its elements, or kInvalid */
-  bool fits[kWindowPages];        /* a segment of the window, <= kPackedChunks chunks */
-  bool is_long[kWindowPages];     /* a valid segment of the window, longer */
-  unsigned mine;                  /* this thread's positions */
+  bool fits[kWindowPages];        /* one of the `avail`, <= kPackedChunks chunks */
 
   __device__ __forceinline__ WindowSegments(const SegmentsParams &p, const SegmentLine<V> &line,
                                             uint64_t s, uint64_t avail, unsigned lane) {
@@ -278,7 +270,6 @@ template <int V> struct WindowSegments {
       const uint64_t j = (uint64_t)lane * R + r;
       o[r] = j <= avail ? p.offsets[s + j] : 0;
     }
-    mine = 0;
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const uint64_t j = (uint64_t)lane * R + r;
@@ -286,15 +277,13 @@ template <int V> struct WindowSegments {
       const uint64_t n = ok ? o[r + 1] - o[r] : 0;
       const uint64_t c = (n + V - 1) / V;
       fits[r] = j < avail && c <= kPackedChunks;
-      is_long[r] = j < avail && c > kPackedChunks;
       length[r] = ok ? (unsigned)n : kInvalid;
       count[r] = c ? (unsigned)c : 1u;
-      mine += fits[r] ? count[r] : 0u;
     }
   }
 };
 
-/* Store result j of a window. */
+/* Store segment t's result (its length kInvalid for an invalid one). */
 template <class Op>
 __device__ __forceinline__ void store_window_result(const SegmentsParams &p, uint64_t t,
                                                     unsigned length,
@@ -303,10 +292,10 @@ __device__ __forceinline__ void store_window_result(const SegmentsParams &p, uin
   store_result<Op>(p, t, v, !(length & kInvalid) && length > 0);
 }
 
-/* LOGSUMEXP's combine and chunk fold each take a double exp.  window()'s
+/* LOGSUMEXP's combine and chunk fold each take a double exp.  A round's
  * tree has up to 25 combines a thread, each under its own predicate, and
  * its pages and tiny_window()'s fold 8 chunks a thread: inlined, each is a
- * copy of that code.  For LOGSUMEXP the windows call one out-of-line body
+ * copy of that code.  For LOGSUMEXP the rounds call one out-of-line body
  * of each instead (the float types' chunk fold is out of line in
  * fold_loaded<Op, true> itself: LogSumExp::fold_run_count, as in the long
  * segments' warp_tile); the operations, and so
@@ -367,173 +356,278 @@ __device__ __forceinline__ unsigned tiny_window(const SegmentsParams &p, const S
   return avail < (uint64_t)kWindow ? (unsigned)avail : (unsigned)kWindow;
 }
 
-/* The segments from s (at most `avail` of them, all this warp's) up to
- * the first that would overflow the window: those of at most
- * kPackedChunks chunks packed, one chunk a position, kWindowPages
- * positions a thread, and reduced together; then the longer ones, one at a
- * time by the warp: their bits in long_bits, for the caller to pass to
- * long_segment; returns how many were taken (at least one). */
-template <class Op, int V>
-__device__ __forceinline__ unsigned window(const SegmentsParams &p, const SegmentLine<V> &line,
-                                           uint64_t s, uint64_t avail, WindowStorage &ws,
-                                           unsigned lane, unsigned &long_bits) {
-  using In = typename Op::In;
-  using Acc = typename Op::Acc;
-  constexpr int R = kWindowPages;
-  const WindowSegments<V> c(p, line, s, avail, lane);
-  /* exclusive scan of the threads' totals */
-  unsigned before = c.mine;
+/* The chunk of a round at x: its first `count` (0 .. V) elements, the
+ * rest zero, reading no byte outside [lo, hi) (the call's elements).
+ * 4- and 8-byte elements: a load each.  Narrower ones: the 32-bit words
+ * over the chunk's bytes, shifted into place, so that a chunk costs at
+ * most five loads whatever V; a word that reaches outside [lo, hi) (the
+ * first or last of the call's elements) goes byte by byte. */
+template <class In>
+__device__ __forceinline__ uint4 load_round_chunk(const In *x, int count, const char *lo,
+                                                  const char *hi) {
+  if constexpr (sizeof(In) >= 4) {
+    return gather_chunk(x, 1, 0, count);
+  } else {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(x);
+    const uintptr_t w0 = at & ~(uintptr_t)3;
+    const unsigned bytes = (unsigned)count * (unsigned)sizeof(In);
+    const uintptr_t end = at + bytes;
+    uint32_t w[5];
 #pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const unsigned u = __shfl_up_sync(0xffffffffu, before, d);
-    if (lane >= (unsigned)d) before += u;
-  }
-  before -= c.mine;
-  unsigned stop = kWindow, start[R];
-  {
-    unsigned at = before;
+    for (int k = 0; k < 5; ++k) {
+      const uintptr_t wa = w0 + 4 * k;
+      w[k] = 0;
+      if (wa < end) {
+        if (wa >= reinterpret_cast<uintptr_t>(lo) && wa + 4 <= reinterpret_cast<uintptr_t>(hi)) {
+          w[k] = *reinterpret_cast<const uint32_t *>(wa);
+        } else {
 #pragma unroll
-    for (int r = 0; r < R; ++r) {
-      start[r] = at;
-      if (c.fits[r]) at += c.count[r];
-      if (((!c.fits[r] && !c.is_long[r]) || at > (unsigned)kWindow) && stop == kWindow)
-        stop = lane * R + r;
-    }
-  }
-#pragma unroll
-  for (int d = 16; d >= 1; d >>= 1) {
-    const unsigned u = __shfl_xor_sync(0xffffffffu, stop, d);
-    stop = u < stop ? u : stop;
-  }
-  /* the window's positions in use: the end of its last packed segment */
-  unsigned used = 0;
-#pragma unroll
-  for (int r = 0; r < R; ++r)
-    if (lane * R + r < stop && c.fits[r]) used = start[r] + c.count[r];
-#pragma unroll
-  for (int d = 16; d >= 1; d >>= 1) {
-    const unsigned u = __shfl_xor_sync(0xffffffffu, used, d);
-    used = u > used ? u : used;
-  }
-#pragma unroll
-  for (int r = 0; r < R; ++r) ws.owner[lane + 32 * r] = 0;
-  __syncwarp();
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const unsigned j = lane * R + r;
-    if (j < stop && c.fits[r]) {
-      ws.first[j] = c.o[r];
-      ws.length[j] = c.length[r];
-      ws.position[j] = (uint16_t)start[r];
-      ws.owner[start[r]] = (uint8_t)(j + 1);
-    }
-  }
-  __syncwarp();
-  /* each position's segment: the last that starts at or before it (every
-   * packed segment has a position, so the starts are distinct), by a max
-   * scan of ws.owner over the positions lane + 32r in order */
-  unsigned owner[R];
-  {
-    unsigned carry = 0;
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      unsigned m = ws.owner[lane + 32 * r];
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const unsigned u = __shfl_up_sync(0xffffffffu, m, d);
-        if (lane >= (unsigned)d) m = u > m ? u : m;
-      }
-      m = carry > m ? carry : m;
-      carry = __shfl_sync(0xffffffffu, m, 31);
-      owner[r] = m;
-    }
-  }
-  const In *input = static_cast<const In *>(p.input);
-  ChunkData d[R];
-  unsigned seg[R], l[R], chunks[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const unsigned at = lane + 32 * r;
-    d[r].count = 0;
-    seg[r] = 0;
-    l[r] = 1; /* no lane 0 where unused */
-    chunks[r] = 0;
-    if (at < used) {
-      seg[r] = owner[r] - 1;
-      l[r] = at - ws.position[seg[r]];
-      const unsigned n = ws.length[seg[r]];
-      if (!(n & kInvalid)) {
-        chunks[r] = (n + V - 1) / V;
-        if (l[r] < chunks[r])
-          d[r] = load_vector_chunk<In, false>(input + ws.first[seg[r]], 1, n,
-                                              (uint64_t)l[r] * V);
+          for (int b = 0; b < 4; ++b)
+            if (wa + b >= at && wa + b < end)
+              w[k] |= (uint32_t)*reinterpret_cast<const uint8_t *>(wa + b) << (8 * b);
+        }
       }
     }
-  }
-  Acc v[R];
+    const unsigned sh = (unsigned)(at & 3) * 8;
+    uint32_t r[4];
 #pragma unroll
-  for (int r = 0; r < R; ++r) {
-    v[r] = Op::identity();
-    window_fold<Op>(v[r], d[r], (uint64_t)l[r] * V);
-  }
-  /* rule 4's levels 64 .. 1 within each segment: position t takes t + h
-   * when both are the same segment's chunks (l + h < chunks); level 128
-   * only meets empty lanes.  For h = 64 and 32, t + h is the same
-   * thread's page r + h/32; position t + h is not itself changed at
-   * level h (its l is h or more) */
-#pragma unroll
-  for (int k = 2; k >= 1; k >>= 1) {
-    const unsigned h = 32u * k;
-#pragma unroll
-    for (int r = 0; r + k < R; ++r)
-      if (l[r] < h && l[r] + h < chunks[r]) v[r] = window_combine<Op>(v[r], v[r + k]);
-  }
-#pragma unroll
-  for (int h = 16; h >= 1; h >>= 1) {
-    Acc u[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      const Acc same = shfl_down(v[r], h);
-      const Acc next = shfl_idx(v[r + 1 < R ? r + 1 : r], (int)((lane + h) & 31));
-      u[r] = lane + h < 32 ? same : next;
+    for (int k = 0; k < 4; ++k) {
+      const uint32_t v = __funnelshift_r(w[k], w[k + 1], sh);
+      const unsigned have = bytes > 4u * k ? bytes - 4u * k : 0u;
+      r[k] = have >= 4 ? v : v & ((1u << (8 * have)) - 1u);
     }
-#pragma unroll
-    for (int r = 0; r < R; ++r)
-      if (l[r] < (unsigned)h && l[r] + h < chunks[r]) v[r] = window_combine<Op>(v[r], u[r]);
+    return make_uint4(r[0], r[1], r[2], r[3]);
   }
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const unsigned at = lane + 32 * r;
-    if (at < used && l[r] == 0) store_window_result<Op>(p, s + seg[r], ws.length[seg[r]], v[r]);
-  }
-  __syncwarp(); /* ws is free for the next window */
-  /* the window's long segments, for the caller: bit r is segment lane*R + r */
-  long_bits = 0;
-#pragma unroll
-  for (int r = 0; r < R; ++r)
-    if (lane * R + r < stop && c.is_long[r]) long_bits |= 1u << r;
-  return stop;
 }
 
-/* The long segments of the window at s, in order, a warp each: thread
- * `from` marks its segments s + from*R + r in bit r of long_bits. */
-template <class Op, int V>
-__device__ __noinline__ void window_long_segments(const SegmentsParams &p,
-                                                  const SegmentLine<V> &line, uint64_t s,
-                                                  unsigned long_bits, uint64_t w, uint64_t key,
-                                                  uint64_t key_end, unsigned lane) {
-  for (unsigned holders = __ballot_sync(0xffffffffu, long_bits != 0); holders;
-       holders &= holders - 1) {
-    const int from = __ffs(holders) - 1;
-    const unsigned bits = __shfl_sync(0xffffffffu, long_bits, from);
-    for (int r = 0; r < kWindowPages; ++r) {
-      if (!(bits >> r & 1)) continue; /* the same for the whole warp */
-      const uint64_t t = s + (uint64_t)from * kWindowPages + r;
-      const uint64_t a = p.offsets[t], b = p.offsets[t + 1];
-      if (line.valid(a, b)) /* as window() saw it, unless the offsets changed under us */
-        long_segment<Op>(p, line, t, a, b, w, key, key_end, lane);
-    }
+/* Pages of a round (32 chunk positions each: a round holds kPackedChunks
+ * positions, a batch as many segments) and how far ahead of a round's
+ * first element short_rounds() asks L1 for the input: two full rounds. */
+constexpr int kRoundPages = kWindowPages;
+static_assert(32 * kRoundPages == kWindow, "a round holds kPackedChunks positions");
+constexpr unsigned kRoundAheadBytes = 2 * 32 * kRoundPages * GR_CHUNK_BYTES;
+
+/* OR, min, sum and max over the warp. */
+__device__ __forceinline__ unsigned warp_or(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(0xffffffffu, v);
+#else
+#pragma unroll
+  for (int d = 16; d >= 1; d >>= 1) v |= __shfl_xor_sync(0xffffffffu, v, d);
+  return v;
+#endif
+}
+__device__ __forceinline__ unsigned warp_min(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(0xffffffffu, v);
+#else
+#pragma unroll
+  for (int d = 16; d >= 1; d >>= 1) {
+    const unsigned u = __shfl_xor_sync(0xffffffffu, v, d);
+    v = u < v ? u : v;
   }
+  return v;
+#endif
+}
+__device__ __forceinline__ unsigned warp_sum(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xffffffffu, v);
+#else
+#pragma unroll
+  for (int d = 16; d >= 1; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+  return v;
+#endif
+}
+__device__ __forceinline__ unsigned warp_max(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, v);
+#else
+#pragma unroll
+  for (int d = 16; d >= 1; d >>= 1) {
+    const unsigned u = __shfl_xor_sync(0xffffffffu, v, d);
+    v = u > v ? u : v;
+  }
+  return v;
+#endif
+}
+
+/* A warp's batch of short segments, in shared memory: the first element
+ * and the length of each. */
+struct RoundStorage {
+  uint64_t first[kWindow];
+  uint32_t length[kWindow];
+};
+
+/* The segments from s (at most `avail` of them, all this warp's) while
+ * they are valid and at most kPackedChunks (32R) chunks long, 32R chunk
+ * positions a warp at once; returns how many were reduced (0 when
+ * segment s is longer or invalid).
+ *
+ * A batch is the next 32R segments, R a thread (segment j = R lane + r):
+ * their offsets, their chunks c (at least one position, for an empty
+ * segment) and, by a scan, where their positions end on the batch's
+ * line; their first elements and lengths go to ws.  A round is the
+ * batch's segments from k up to the last whose positions end within 32R
+ * of the round's first, so that no segment leaves its round.  Position
+ * t = lane + 32r (page r of thread `lane`) holds chunk l = t - (the
+ * first position of its segment) of that segment, found by counting the
+ * segments' first positions (bit masks, a page each) at or below t.
+ * Rule 4's levels (those of 32R and above only meet empty lanes) take
+ * position t + h into t where l < h and l + h < c: for h of 32 or more
+ * from the same thread's page r + h/32, below 32 by a shuffle, from page
+ * r or r + 1 of thread (lane + h) mod 32.  A round skips the levels at or
+ * above its longest segment's chunks. */
+template <class Op, int V, int R>
+__device__ __forceinline__ uint64_t short_rounds(const SegmentsParams &p, const SegmentLine<V> &line,
+                                                 uint64_t s, uint64_t avail, RoundStorage &ws,
+                                                 unsigned lane) {
+  using In = typename Op::In;
+  using Acc = typename Op::Acc;
+  constexpr unsigned kFull = 0xffffffffu;
+  constexpr unsigned kPositions = 32u * R;
+  const In *input = static_cast<const In *>(p.input);
+  const char *lo = reinterpret_cast<const char *>(input + line.first);
+  uint64_t taken = 0;
+  while (taken < avail) {
+    const uint64_t b = s + taken;
+    const uint64_t left = avail - taken;
+    const unsigned cnt = left < kPositions ? (unsigned)left : kPositions;
+    /* thread `lane`: segments b + R lane + r */
+    uint64_t o[R + 1];
+#pragma unroll
+    for (int r = 0; r <= R; ++r) {
+      const unsigned j = R * lane + r;
+      o[r] = j <= cnt ? p.offsets[b + j] : 0;
+    }
+    unsigned n[R], c[R], mine_bad = kPositions;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const unsigned j = R * lane + r;
+      const bool ok = j < cnt && line.valid(o[r], o[r + 1]) &&
+                      o[r + 1] - o[r] <= (uint64_t)kPositions * V;
+      n[r] = ok ? (unsigned)(o[r + 1] - o[r]) : 0u;
+      c[r] = n[r] ? (n[r] + V - 1) / V : 1u;
+      if (!ok && mine_bad == kPositions) mine_bad = j;
+    }
+    const unsigned q = warp_min(mine_bad); /* the batch's segments: 0 .. q-1 */
+    if (q == 0) break;
+    unsigned e[R], total = 0; /* e: the end of the segment's positions */
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      if (R * lane + r >= q) c[r] = 0;
+      total += c[r];
+      e[r] = total;
+    }
+    unsigned before = total;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const unsigned u = __shfl_up_sync(kFull, before, d);
+      if (lane >= (unsigned)d) before += u;
+    }
+    before -= total;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      e[r] += before;
+      const unsigned j = R * lane + r;
+      if (j < q) {
+        ws.first[j] = o[r];
+        ws.length[j] = n[r];
+      }
+    }
+    __syncwarp();
+    for (unsigned k = 0, base = 0; k < q;) {
+      /* the round: segments k .. k1-1, positions base .. next-1 */
+      unsigned fit = 0;
+#pragma unroll
+      for (int r = 0; r < R; ++r) fit += R * lane + r < q && e[r] <= base + kPositions;
+      const unsigned k1 = warp_sum(fit);
+      unsigned bits[R], longest = 0, next = 0;
+#pragma unroll
+      for (int r = 0; r < R; ++r) bits[r] = 0;
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const unsigned j = R * lane + r;
+        if (j >= k && j < k1) {
+          const unsigned at = e[r] - c[r] - base;
+#pragma unroll
+          for (int g = 0; g < R; ++g)
+            if (at / 32u == (unsigned)g) bits[g] |= 1u << (at % 32u);
+          longest = c[r] > longest ? c[r] : longest;
+          next = e[r];
+        }
+      }
+      unsigned starts[R];
+#pragma unroll
+      for (int g = 0; g < R; ++g) starts[g] = warp_or(bits[g]);
+      longest = warp_max(longest);
+      next = warp_max(next);
+      const unsigned used = next - base;
+      {
+        const uint64_t ahead = (ws.first[k] - line.first) * sizeof(In) + kRoundAheadBytes + lane * 128u;
+        if (lane < 4u * R && ahead < line.span * sizeof(In))
+          asm volatile("prefetch.global.L1 [%0];" ::"l"(lo + ahead));
+      }
+      unsigned seg[R], l[R], chunks[R], sn[R];
+      Acc v[R];
+      {
+        unsigned count = 0, last = 0; /* starts in the pages before; the last one's position */
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          const unsigned below = starts[r] & (kFull >> (31 - lane));
+          seg[r] = k + count + __popc(below) - 1;
+          l[r] = below ? lane - (31u - __clz(below)) : 32u * r + lane - last;
+          count += __popc(starts[r]);
+          if (starts[r]) last = 32u * r + 31u - __clz(starts[r]);
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const bool live = 32u * r + lane < used;
+        const uint64_t sa = live ? ws.first[seg[r]] : 0;
+        sn[r] = live ? ws.length[seg[r]] : 0u;
+        chunks[r] = (sn[r] + V - 1) / V;
+        ChunkData d;
+        d.count = 0;
+        d.raw = make_uint4(0, 0, 0, 0);
+        if (l[r] < chunks[r]) {
+          d.count = sn[r] - l[r] * V >= (unsigned)V ? V : (int)(sn[r] - l[r] * V);
+          d.raw = load_round_chunk<In>(input + sa + (uint64_t)l[r] * V, d.count, lo,
+                                       lo + line.span * sizeof(In));
+        }
+        v[r] = Op::identity();
+        window_fold<Op>(v[r], d, (uint64_t)l[r] * V);
+      }
+#pragma unroll
+      for (int m = R / 2; m >= 1; m >>= 1) {
+        const unsigned h = 32u * m;
+        if (h >= longest) continue; /* the same for the whole warp */
+#pragma unroll
+        for (int r = 0; r + m < R; ++r)
+          if (l[r] < h && l[r] + h < chunks[r]) v[r] = window_combine<Op>(v[r], v[r + m]);
+      }
+#pragma unroll
+      for (unsigned h = 16; h >= 1; h >>= 1) {
+        if (h >= longest) continue;
+        Acc u[R];
+        const int from = (int)((lane + h) & 31u);
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+          u[r] = shfl_idx(r + 1 < R && lane < h ? v[r + 1 < R ? r + 1 : r] : v[r], from);
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+          if (l[r] < h && l[r] + h < chunks[r]) v[r] = window_combine<Op>(v[r], u[r]);
+      }
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+        if (32u * r + lane < used && l[r] == 0) store_result<Op>(p, b + seg[r], v[r], sn[r] > 0);
+      k = k1;
+      base = next;
+    }
+    __syncwarp(); /* ws is free for the next batch */
+    taken += q;
+    if (q < cnt) break;
+  }
+  return taken;
 }
 
 /* Ask L1 for what the next window will read while this one waits on its
@@ -559,30 +653,37 @@ __device__ __forceinline__ void prefetch_next_window(const SegmentsParams &p,
   }
 }
 
-/* The warp's segments from s on, up to s1, by windows (128 segments a
- * chunk or less at once, or the short segments of up to 128 packed, 128
- * chunk positions), until a window holds long segments: then *at is that
- * window's first segment and long_bits marks its long ones (as window()
- * does), for window_long_segments().  Returns the first segment not taken.
- * Out of line with the loop inside, and with no call in it, so that its
- * registers stay its own and a call's saved registers are paid once a run
- * of windows. */
+/* The warp's segments from s on, up to s1: runs of segments a chunk or
+ * less, 128 at once (tiny_window()), and of segments of at most
+ * kPackedChunks chunks, by rounds (short_rounds()); an invalid segment
+ * gets the empty result here.  Stops after a long segment (valid, more
+ * than kPackedChunks chunks), setting *long_at to it for the caller to
+ * pass to long_segment; else *long_at = s1.  Returns the first segment
+ * not taken.  Out of line with the loop inside, and with no call in it,
+ * so that its registers stay its own and a call's saved registers are
+ * paid once a run of segments. */
 template <class Op, int V>
 __device__ __noinline__ uint64_t window_run(const SegmentsParams &p, const SegmentLine<V> &line,
-                                            uint64_t s, uint64_t s1, WindowStorage &ws,
-                                            unsigned lane, uint64_t *at, unsigned *long_bits) {
-  unsigned bits = 0;
+                                            uint64_t s, uint64_t s1, RoundStorage &ws,
+                                            unsigned lane, uint64_t *long_at) {
+  *long_at = s1;
   while (s < s1) {
     prefetch_next_window(p, line, s, s1, lane);
-    unsigned done = tiny_window<Op>(p, line, s, s1 - s, lane);
-    if (!done) done = window<Op>(p, line, s, s1 - s, ws, lane, bits);
-    s += done;
-    if (__any_sync(0xffffffffu, bits != 0)) {
-      *at = s - done;
-      break;
+    uint64_t done = tiny_window<Op>(p, line, s, s1 - s, lane);
+    if (!done) done = short_rounds<Op, V, kRoundPages>(p, line, s, s1 - s, ws, lane);
+    if (done) {
+      s += done;
+      continue;
     }
+    /* segment s is invalid or long */
+    const uint64_t a = p.offsets[s], b = p.offsets[s + 1];
+    if (line.valid(a, b)) {
+      *long_at = s;
+      return s + 1;
+    }
+    if (lane == 0) store_window_result<Op>(p, s, kInvalid, Op::identity());
+    ++s;
   }
-  *long_bits = bits;
   return s;
 }
 
@@ -591,7 +692,7 @@ __global__ void __launch_bounds__(kThreads, kSegmentBlocksPerSm)
 segments_kernel(const SegmentsParams p) {
   using In = typename Op::In;
   constexpr int V = GR_CHUNK_BYTES / sizeof(In);
-  __shared__ WindowStorage windows[kWarps];
+  __shared__ RoundStorage rounds[kWarps];
   __shared__ uint64_t starts[kWarps + 1];
   __shared__ bool is_last;
   const unsigned lane = threadIdx.x % 32, wi = threadIdx.x / 32;
@@ -612,11 +713,13 @@ segments_kernel(const SegmentsParams p) {
       long_segment<Op>(p, line, s0 - 1, a, b, w, key, last_end, lane);
   }
   for (uint64_t s = s0; s < s1;) {
-    uint64_t at = s;
-    unsigned long_bits = 0;
-    s = window_run<Op>(p, line, s, s1, windows[wi], lane, &at, &long_bits);
-    if (__any_sync(0xffffffffu, long_bits != 0))
-      window_long_segments<Op>(p, line, at, long_bits, w, key, last_end, lane);
+    uint64_t long_at;
+    s = window_run<Op>(p, line, s, s1, rounds[wi], lane, &long_at);
+    if (long_at < s1) {
+      const uint64_t a = p.offsets[long_at], b = p.offsets[long_at + 1];
+      if (line.valid(a, b)) /* as window_run() saw it, unless the offsets changed under us */
+        long_segment<Op>(p, line, long_at, a, b, w, key, last_end, lane);
+    }
   }
 
   /* the last block of the launch clears what invalid offsets left */
