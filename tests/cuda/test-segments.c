@@ -7,8 +7,8 @@
  *     the merge-path's tile groups hold 2 and 4 tiles, 2^20 tiny segments
  *     with one huge one, Zipf and uniform lengths, 2^18 segments of 32
  *     chunks and 32 chunks and one element, 2^14 at the packed limit of
- *     128 chunks, rounds of 128 chunk positions filled exactly and
- *     overfilled by one, between runs of segments of a chunk or less;
+ *     128 chunks, runs of segments whose chunks add to 128 (a round's
+ *     positions) and to 129, between runs of segments of a chunk or less;
  *   - host memory refused;
  *   - a call captured in a CUDA graph as one kernel node, replayed with
  *     valid offsets, then invalid ones (the async error), then valid ones;
@@ -152,13 +152,14 @@ static void cuda_regimes(void **state) {
     for (size_t s = 0; s < ((size_t)1 << 14); ++s) lengths[s] = 128 * v + (s & 1);
     sh = sg_from_lengths(lengths, (size_t)1 << 14, 0, 0, "2^14 of 128 V and 128 V + 1");
     check_repeat(&sh, type, op, flags, "regimes packed limit");
-    /* rounds of 128 chunk positions filled exactly, then overfilled by one
-     * position (an empty segment takes one), and runs of segments of a
-     * chunk or less between them */
+    /* runs of segments whose chunk positions add to 128, a round's (filled
+     * exactly where a round starts with the run), and to 129 (an empty
+     * segment takes a position), with runs of segments of a chunk or less
+     * between them; the warps' shares cut the pattern anywhere */
     {
       static const unsigned pattern[] = {64, 32, 16, 8, 4, 2, 1, 1, /* 128 positions */
                                          0,  1,  1,  1,  1, 1, 1, 1, /* 8 of one chunk or less */
-                                         65, 63, 0, /* 129: the empty one starts a round */
+                                         65, 63, 0, /* 129 */
                                          127, 1, 128, 3, 125};
       size_t m = 0;
       for (size_t i = 0; m < ((size_t)1 << 16); ++i) {
@@ -167,7 +168,7 @@ static void cuda_regimes(void **state) {
         lengths[m++] = c == 0 ? 0 : c * v - (i / COUNT(pattern) & 1) * (v > 1 && c > 1);
       }
       sh = sg_from_lengths(lengths, m, 1, 0,
-                           "rounds of 128 chunks filled and overfilled, runs of tiny ones, from 1");
+                           "runs of 128 and 129 chunk positions and of tiny ones, from 1");
       check_repeat(&sh, type, op, flags, "regimes round fill");
     }
   }

@@ -52,8 +52,9 @@
  * gr_cuda_take_async_error() reads it).  No byte outside
  * [offsets[0], offsets[segments]) is read: only valid segments are read,
  * each within itself but for the 32-bit words a round reads over 1- and
- * 2-byte elements, which stay within that range (load_round_chunk()).  Positions clamp offsets into that range,
- * and the search's answer is nondecreasing in its key whatever the array
+ * 2-byte elements, which stay within that range (load_round_chunk()).
+ * Positions clamp offsets into that range, and the search's answer is
+ * nondecreasing in its key whatever the array
  * holds (at each step, a larger key's true probes are a subset of a
  * smaller key's), so the warps' segment ranges still partition the
  * segments and every segment, valid or not, is written exactly once.
@@ -356,12 +357,28 @@ __device__ __forceinline__ unsigned tiny_window(const SegmentsParams &p, const S
   return avail < (uint64_t)kWindow ? (unsigned)avail : (unsigned)kWindow;
 }
 
-/* The chunk of a round at x: its first `count` (0 .. V) elements, the
+/* The bytes [at, end) of the call's elements [lo, hi), one by one, as
+ * the 32-bit words from at rounded down (the chunk of a round at either
+ * end of the call's elements). */
+static __device__ __noinline__ uint4 load_round_edge(uintptr_t at, uintptr_t end,
+                                                     uintptr_t lo, uintptr_t hi) {
+  uint32_t w[5] = {0, 0, 0, 0, 0};
+  const uintptr_t w0 = at & ~(uintptr_t)3;
+  for (uintptr_t a = at; a < end; ++a)
+    if (a >= lo && a < hi)
+      w[(a - w0) / 4] |= (uint32_t)*reinterpret_cast<const uint8_t *>(a) << (8 * ((a - w0) % 4));
+  const unsigned sh = (unsigned)(at & 3) * 8;
+  return make_uint4(__funnelshift_r(w[0], w[1], sh), __funnelshift_r(w[1], w[2], sh),
+                    __funnelshift_r(w[2], w[3], sh), __funnelshift_r(w[3], w[4], sh));
+}
+
+/* The chunk of a round at x: its first `count` (1 .. V) elements, the
  * rest zero, reading no byte outside [lo, hi) (the call's elements).
  * 4- and 8-byte elements: a load each.  Narrower ones: the 32-bit words
  * over the chunk's bytes, shifted into place, so that a chunk costs at
- * most five loads whatever V; a word that reaches outside [lo, hi) (the
- * first or last of the call's elements) goes byte by byte. */
+ * most five loads whatever V; where those words reach outside [lo, hi)
+ * (the first or last chunk of the call's elements), the bytes one by one
+ * (load_round_edge()). */
 template <class In>
 __device__ __forceinline__ uint4 load_round_chunk(const In *x, int count, const char *lo,
                                                   const char *hi) {
@@ -372,22 +389,12 @@ __device__ __forceinline__ uint4 load_round_chunk(const In *x, int count, const 
     const uintptr_t w0 = at & ~(uintptr_t)3;
     const unsigned bytes = (unsigned)count * (unsigned)sizeof(In);
     const uintptr_t end = at + bytes;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(lo), last = reinterpret_cast<uintptr_t>(hi);
+    if (w0 < first || ((end + 3) & ~(uintptr_t)3) > last) return load_round_edge(at, end, first, last);
     uint32_t w[5];
 #pragma unroll
-    for (int k = 0; k < 5; ++k) {
-      const uintptr_t wa = w0 + 4 * k;
-      w[k] = 0;
-      if (wa < end) {
-        if (wa >= reinterpret_cast<uintptr_t>(lo) && wa + 4 <= reinterpret_cast<uintptr_t>(hi)) {
-          w[k] = *reinterpret_cast<const uint32_t *>(wa);
-        } else {
-#pragma unroll
-          for (int b = 0; b < 4; ++b)
-            if (wa + b >= at && wa + b < end)
-              w[k] |= (uint32_t)*reinterpret_cast<const uint8_t *>(wa + b) << (8 * b);
-        }
-      }
-    }
+    for (int k = 0; k < 5; ++k)
+      w[k] = w0 + 4 * k < end ? *reinterpret_cast<const uint32_t *>(w0 + 4 * k) : 0u;
     const unsigned sh = (unsigned)(at & 3) * 8;
     uint32_t r[4];
 #pragma unroll
@@ -478,9 +485,9 @@ struct RoundStorage {
  * r or r + 1 of thread (lane + h) mod 32.  A round skips the levels at or
  * above its longest segment's chunks. */
 template <class Op, int V, int R>
-__device__ __forceinline__ uint64_t short_rounds(const SegmentsParams &p, const SegmentLine<V> &line,
-                                                 uint64_t s, uint64_t avail, RoundStorage &ws,
-                                                 unsigned lane) {
+__device__ __forceinline__ uint64_t short_rounds(const SegmentsParams &p,
+                                                 const SegmentLine<V> &line, uint64_t s,
+                                                 uint64_t avail, RoundStorage &ws, unsigned lane) {
   using In = typename Op::In;
   using Acc = typename Op::Acc;
   constexpr unsigned kFull = 0xffffffffu;
@@ -563,7 +570,8 @@ __device__ __forceinline__ uint64_t short_rounds(const SegmentsParams &p, const 
       next = warp_max(next);
       const unsigned used = next - base;
       {
-        const uint64_t ahead = (ws.first[k] - line.first) * sizeof(In) + kRoundAheadBytes + lane * 128u;
+        const uint64_t ahead =
+            (ws.first[k] - line.first) * sizeof(In) + kRoundAheadBytes + lane * 128u;
         if (lane < 4u * R && ahead < line.span * sizeof(In))
           asm volatile("prefetch.global.L1 [%0];" ::"l"(lo + ahead));
       }
@@ -715,10 +723,15 @@ segments_kernel(const SegmentsParams p) {
   for (uint64_t s = s0; s < s1;) {
     uint64_t long_at;
     s = window_run<Op>(p, line, s, s1, rounds[wi], lane, &long_at);
-    if (long_at < s1) {
+    /* a long segment, and the long ones right after it */
+    while (long_at < s1) {
       const uint64_t a = p.offsets[long_at], b = p.offsets[long_at + 1];
       if (line.valid(a, b)) /* as window_run() saw it, unless the offsets changed under us */
         long_segment<Op>(p, line, long_at, a, b, w, key, last_end, lane);
+      s = long_at + 1;
+      if (s >= s1) break;
+      const uint64_t a1 = p.offsets[s], b1 = p.offsets[s + 1];
+      long_at = line.valid(a1, b1) && b1 - a1 > (uint64_t)kPackedChunks * V ? s : s1;
     }
   }
 
