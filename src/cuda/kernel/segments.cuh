@@ -125,6 +125,10 @@ template <int V> struct SegmentLine {
   __device__ bool valid(uint64_t a, uint64_t b) const {
     return first <= a && a <= b && b <= last;
   }
+  /* A valid segment [a, b) longer than a round packs: long_segment()'s. */
+  __device__ bool is_long(uint64_t a, uint64_t b) const {
+    return valid(a, b) && b - a > (uint64_t)kPackedChunks * V;
+  }
   /* The warp whose share holds position x. */
   __device__ uint64_t owner(uint64_t x) const {
     const uint64_t w = x / share;
@@ -494,6 +498,7 @@ __device__ __forceinline__ uint64_t short_rounds(const SegmentsParams &p,
   constexpr unsigned kPositions = 32u * R;
   const In *input = static_cast<const In *>(p.input);
   const char *lo = reinterpret_cast<const char *>(input + line.first);
+  const char *hi = lo + line.span * sizeof(In);
   uint64_t taken = 0;
   while (taken < avail) {
     const uint64_t b = s + taken;
@@ -599,8 +604,7 @@ __device__ __forceinline__ uint64_t short_rounds(const SegmentsParams &p,
         d.raw = make_uint4(0, 0, 0, 0);
         if (l[r] < chunks[r]) {
           d.count = sn[r] - l[r] * V >= (unsigned)V ? V : (int)(sn[r] - l[r] * V);
-          d.raw = load_round_chunk<In>(input + sa + (uint64_t)l[r] * V, d.count, lo,
-                                       lo + line.span * sizeof(In));
+          d.raw = load_round_chunk<In>(input + sa + (uint64_t)l[r] * V, d.count, lo, hi);
         }
         v[r] = Op::identity();
         window_fold<Op>(v[r], d, (uint64_t)l[r] * V);
@@ -717,7 +721,7 @@ segments_kernel(const SegmentsParams p) {
   /* the groups of a long segment begun in an earlier share */
   if (s0 > 0) {
     const uint64_t a = p.offsets[s0 - 1], b = p.offsets[s0];
-    if (line.valid(a, b) && b - a > (uint64_t)kPackedChunks * V && line.pos(a, s0 - 1) < key)
+    if (line.is_long(a, b) && line.pos(a, s0 - 1) < key)
       long_segment<Op>(p, line, s0 - 1, a, b, w, key, last_end, lane);
   }
   for (uint64_t s = s0; s < s1;) {
@@ -731,7 +735,7 @@ segments_kernel(const SegmentsParams p) {
       s = long_at + 1;
       if (s >= s1) break;
       const uint64_t a1 = p.offsets[s], b1 = p.offsets[s + 1];
-      long_at = line.valid(a1, b1) && b1 - a1 > (uint64_t)kPackedChunks * V ? s : s1;
+      long_at = line.is_long(a1, b1) ? s : s1;
     }
   }
 
