@@ -346,29 +346,50 @@ AS_CASE([$gr_arch_request],
   [all-major|all], [gr_cuda_arch_why="requested"],
   [gr_arch_list=$gr_arch_request; gr_cuda_arch_why="requested"])
 
-# The kernels need compute capability 6.1 (__dp4a in src/lane.cuh).
-# nvcc 13's all-major and all start at sm_75; where they start lower (sm_50
-# in CUDA 12.x), build their architectures from 6.1 up, as a list: for
-# all-major the lowest of each major version from 6.1 up, for all every one.
+# all-major and all.  The kernels need compute capability 6.1 (__dp4a in
+# cuda/thread/fold.cuh); nvcc 13's all-major and all start at sm_75, CUDA
+# 12.x's at sm_50, so take nvcc's own list from 6.1 up: for all-major the
+# lowest of each major version, for all every one.  cicc, which runs once
+# for each PTX architecture, is two thirds of the build (doc/BUILD.md), and
+# the source tells architectures apart only below 8.0 and from it: the
+# architectures from 9.0 up share the PTX of the lowest of them (compute_90
+# with nvcc 13), which ptxas turns into each one's code and which is kept
+# too, for GPUs newer than the list (nvcc runs cicc once for the -gencode
+# entries of one compute_N).  The ones below 9.0 keep their own.
+# Without nvcc's list, nvcc's -arch=all-major (or all) as it stands.
 AS_CASE([$gr_arch_request], [all-major|all], [
-  gr_old= gr_keep= gr_major=
-  for gr_n in $gr_nvcc_codes; do
-    AS_IF([test "$gr_n" -lt GR_CUDA_MIN_CC], [gr_old="$gr_old sm_$gr_n"],
-      [test "x$gr_arch_request" = xall || test "x$gr_major" != "x`expr $gr_n / 10`"],
-      [gr_keep="$gr_keep $gr_n"; gr_major=`expr $gr_n / 10`])
-  done
-  AS_IF([test -n "$gr_old"], [
-    gr_keep_desc=`echo $gr_keep | sed 's/\([[0-9]][[0-9]]*\)/sm_\1/g'`
-    AC_MSG_NOTICE([nvcc's -arch=$gr_arch_request has$gr_old, older than the compute capability 6.1 gpureduce's kernels need; building $gr_keep_desc instead])
-    gr_arch_list=$gr_keep
-    gr_cuda_arch_why="$gr_cuda_arch_why; nvcc's $gr_arch_request from 6.1 up"
-    gr_arch_request=$gr_keep])])
-
-AS_CASE([$gr_arch_request],
-  [all-major|all], [
+  CUDA_ARCH_REQUEST=$gr_arch_request
+  AS_IF([test -z "$gr_nvcc_codes"], [
     CUDA_ARCH_FLAGS="-arch=$gr_arch_request"
-    CUDA_ARCH_REQUEST=$gr_arch_request
-    gr_cuda_arch_desc="$gr_arch_request (nvcc -arch=$gr_arch_request)"],
+    gr_cuda_arch_desc="$gr_arch_request (nvcc -arch=$gr_arch_request)"], [
+    gr_old= gr_keep= gr_major=
+    for gr_n in $gr_nvcc_codes; do
+      AS_IF([test "$gr_n" -lt GR_CUDA_MIN_CC], [gr_old="$gr_old sm_$gr_n"],
+        [test "x$gr_arch_request" = xall || test "x$gr_major" != "x`expr $gr_n / 10`"],
+        [gr_keep="$gr_keep $gr_n"; gr_major=`expr $gr_n / 10`])
+    done
+    AS_IF([test -n "$gr_old"], [
+      AC_MSG_NOTICE([nvcc's -arch=$gr_arch_request has$gr_old, older than the compute capability 6.1 gpureduce's kernels need; leaving them out])
+      gr_cuda_arch_why="$gr_cuda_arch_why; nvcc's $gr_arch_request from 6.1 up"])
+    AS_IF([test -z "$gr_keep"],
+      [AC_MSG_ERROR([--with-cuda-arch=$gr_arch_request: $NVCC builds no compute capability from 6.1 up (it builds: $gr_nvcc_codes)])])
+    CUDA_ARCH_FLAGS= gr_cuda_arch_desc= gr_shared= gr_top=
+    for gr_n in $gr_keep; do
+      gr_top=$gr_n
+      AS_IF([test "$gr_n" -lt 90], [
+        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_n,code=sm_$gr_n"
+        gr_cuda_arch_desc="$gr_cuda_arch_desc sm_$gr_n"], [
+        test -n "$gr_shared" || gr_shared=$gr_n
+        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_shared,code=sm_$gr_n"
+        gr_cuda_arch_desc="$gr_cuda_arch_desc sm_$gr_n"])
+    done
+    AS_IF([test -n "$gr_shared"], [
+      CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_shared,code=compute_$gr_shared"
+      gr_cuda_arch_desc="$gr_cuda_arch_desc, PTX compute_$gr_shared (sm_$gr_shared and up built from it)"], [
+      CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_top,code=compute_$gr_top"
+      gr_cuda_arch_desc="$gr_cuda_arch_desc, PTX compute_$gr_top"])
+    CUDA_ARCH_FLAGS=`echo $CUDA_ARCH_FLAGS`
+    gr_cuda_arch_desc="$gr_arch_request:$gr_cuda_arch_desc"])],
   [
     # Parse the list into code ("sass") and PTX ("ptx") entries.
     gr_sass= gr_ptx= gr_plain= gr_norm=
