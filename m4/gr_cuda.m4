@@ -375,13 +375,10 @@ AS_CASE([$gr_arch_request], [all-major|all], [
       [AC_MSG_ERROR([--with-cuda-arch=$gr_arch_request: $NVCC builds no compute capability from 6.1 up (it builds: $gr_nvcc_codes)])])
     CUDA_ARCH_FLAGS= gr_cuda_arch_desc= gr_shared= gr_top=
     for gr_n in $gr_keep; do
-      gr_top=$gr_n
-      AS_IF([test "$gr_n" -lt 90], [
-        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_n,code=sm_$gr_n"
-        gr_cuda_arch_desc="$gr_cuda_arch_desc sm_$gr_n"], [
-        test -n "$gr_shared" || gr_shared=$gr_n
-        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_shared,code=sm_$gr_n"
-        gr_cuda_arch_desc="$gr_cuda_arch_desc sm_$gr_n"])
+      gr_top=$gr_n gr_ptx_of=$gr_n
+      AS_IF([test "$gr_n" -ge 90], [test -n "$gr_shared" || gr_shared=$gr_n; gr_ptx_of=$gr_shared])
+      CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_ptx_of,code=sm_$gr_n"
+      gr_cuda_arch_desc="$gr_cuda_arch_desc sm_$gr_n"
     done
     AS_IF([test -n "$gr_shared"], [
       CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_shared,code=compute_$gr_shared"
