@@ -351,7 +351,7 @@ AS_CASE([$gr_arch_request],
 # 12.x's at sm_50, so take nvcc's own list from 6.1 up: for all-major the
 # lowest of each major version, for all every one.  cicc, which runs once
 # for each PTX architecture, is two thirds of the build (doc/BUILD.md), and
-# the source tells architectures apart only below 8.0 and from it: the
+# the source's __CUDA_ARCH__ tests split architectures at 7.5 and 8.0 only: the
 # architectures from 9.0 up share the PTX of the lowest of them (compute_90
 # with nvcc 13), which ptxas turns into each one's code and which is kept
 # too, for GPUs newer than the list (nvcc runs cicc once for the -gencode
