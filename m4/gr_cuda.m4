@@ -346,6 +346,70 @@ AS_CASE([$gr_arch_request],
   [all-major|all], [gr_cuda_arch_why="requested"],
   [gr_arch_list=$gr_arch_request; gr_cuda_arch_why="requested"])
 
+# A list: the detected GPUs, native's, or the one requested; all-major
+# when none of them is left.
+AS_CASE([$gr_arch_request], [all-major|all], [],
+  [
+    # Parse the list into code ("sass") and PTX ("ptx") entries.
+    gr_sass= gr_ptx= gr_plain= gr_norm=
+    for gr_e in $gr_arch_list; do
+      gr_kind=both
+      AS_CASE([$gr_e],
+        [sm_*], [gr_n=`echo "$gr_e" | sed 's/^sm_//'`],
+        [compute_*], [gr_n=`echo "$gr_e" | sed 's/^compute_//'`; gr_kind=ptx],
+        [*-real], [gr_n=`echo "$gr_e" | sed 's/-real$//'`; gr_kind=sass],
+        [*-virtual], [gr_n=`echo "$gr_e" | sed 's/-virtual$//'`; gr_kind=ptx],
+        [gr_n=$gr_e])
+      AS_CASE([$gr_n],
+        [*[[!0-9af]]*|''|[[!1-9]]*|*[[af]]?*],
+          [AC_MSG_ERROR([--with-cuda-arch: '$gr_e' is not a GPU architecture; use numbers such as 80,90 (or sm_90, 90-real, 90-virtual, 90a), auto, native, all-major or all])])
+      gr_base=`echo "$gr_n" | sed 's/[[af]]$//'`
+      AS_IF([test "$gr_base" -lt GR_CUDA_MIN_CC], [
+        AS_IF([test "x$gr_cuda_arch_why" = xrequested],
+          [AC_MSG_ERROR([--with-cuda-arch: compute capability $gr_base ('$gr_e') is older than 6.1, which gpureduce's kernels need (__dp4a)])],
+          [AC_MSG_WARN([the GPU with compute capability $gr_base is older than 6.1, which gpureduce's kernels need; leaving it out])
+           continue])])
+      AS_IF([test -n "$gr_nvcc_codes"], [
+        AS_CASE([" $gr_nvcc_codes "], [*" $gr_base "*], [],
+          [AS_IF([test "x$gr_cuda_arch_why" = xrequested],
+             [AC_MSG_ERROR([--with-cuda-arch: $NVCC ($gr_nvcc_version) cannot build compute capability $gr_base ('$gr_e'); it builds: $gr_nvcc_codes])],
+             [AC_MSG_WARN([the GPU with compute capability $gr_base is not supported by $NVCC ($gr_nvcc_version); leaving it out])
+              continue])])])
+      AS_CASE([$gr_kind],
+        [both], [gr_sass="$gr_sass $gr_n"; gr_plain="$gr_plain $gr_n"; gr_norm="$gr_norm,$gr_n"],
+        [sass], [gr_sass="$gr_sass $gr_n"; gr_norm="$gr_norm,$gr_n-real"],
+        [ptx], [gr_ptx="$gr_ptx $gr_n"; gr_norm="$gr_norm,$gr_n-virtual"])
+    done
+    AS_IF([test -z "$gr_sass$gr_ptx"], [
+      AS_IF([test "x$gr_arch_request" = xnative],
+        [AC_MSG_ERROR([--with-cuda-arch=native: no GPU of this machine is supported by $NVCC])])
+      AC_MSG_WARN([no detected GPU is supported by $NVCC; building all-major])
+      gr_arch_request=all-major
+      gr_cuda_arch_why="fallback: detected GPUs ($gr_detected_what) not supported by nvcc"], [
+      # The highest plain entry also gets PTX, for GPUs newer than the list.
+      gr_top=`for gr_n in $gr_plain; do echo $gr_n; done | sort -n | tail -n 1`
+      test -z "$gr_top" || gr_ptx="$gr_ptx $gr_top"
+      gr_sass=`for gr_n in $gr_sass; do echo $gr_n; done | sort -n -u | tr '\n' ' '`
+      gr_ptx=`for gr_n in $gr_ptx; do echo $gr_n; done | sort -n -u | tr '\n' ' '`
+      CUDA_ARCH_FLAGS=
+      gr_cuda_arch_desc=
+      for gr_n in $gr_sass; do
+        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_n,code=sm_$gr_n"
+        gr_cuda_arch_desc="$gr_cuda_arch_desc sm_$gr_n"
+      done
+      gr_cuda_arch_desc=`echo $gr_cuda_arch_desc`
+      gr_sep=", PTX"
+      test -n "$gr_cuda_arch_desc" || gr_sep="PTX"
+      for gr_n in $gr_ptx; do
+        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_n,code=compute_$gr_n"
+        gr_cuda_arch_desc="$gr_cuda_arch_desc$gr_sep compute_$gr_n"
+        gr_sep=","
+      done
+      CUDA_ARCH_FLAGS=`echo $CUDA_ARCH_FLAGS`
+      AS_CASE([$gr_cuda_arch_why],
+        [requested], [CUDA_ARCH_REQUEST=`echo "$gr_norm" | sed 's/^,//'`],
+        [CUDA_ARCH_REQUEST=`echo $gr_sass | tr ' ' ','`])])])
+
 # all-major and all.  The kernels need compute capability 6.1 (__dp4a in
 # cuda/thread/fold.cuh); nvcc 13's all-major and all start at sm_75, CUDA
 # 12.x's at sm_50, so take nvcc's own list from 6.1 up: for all-major the
@@ -386,70 +450,7 @@ AS_CASE([$gr_arch_request], [all-major|all], [
       CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_top,code=compute_$gr_top"
       gr_cuda_arch_desc="$gr_cuda_arch_desc, PTX compute_$gr_top"])
     CUDA_ARCH_FLAGS=`echo $CUDA_ARCH_FLAGS`
-    gr_cuda_arch_desc="$gr_arch_request:$gr_cuda_arch_desc"])],
-  [
-    # Parse the list into code ("sass") and PTX ("ptx") entries.
-    gr_sass= gr_ptx= gr_plain= gr_norm=
-    for gr_e in $gr_arch_list; do
-      gr_kind=both
-      AS_CASE([$gr_e],
-        [sm_*], [gr_n=`echo "$gr_e" | sed 's/^sm_//'`],
-        [compute_*], [gr_n=`echo "$gr_e" | sed 's/^compute_//'`; gr_kind=ptx],
-        [*-real], [gr_n=`echo "$gr_e" | sed 's/-real$//'`; gr_kind=sass],
-        [*-virtual], [gr_n=`echo "$gr_e" | sed 's/-virtual$//'`; gr_kind=ptx],
-        [gr_n=$gr_e])
-      AS_CASE([$gr_n],
-        [*[[!0-9af]]*|''|[[!1-9]]*|*[[af]]?*],
-          [AC_MSG_ERROR([--with-cuda-arch: '$gr_e' is not a GPU architecture; use numbers such as 80,90 (or sm_90, 90-real, 90-virtual, 90a), auto, native, all-major or all])])
-      gr_base=`echo "$gr_n" | sed 's/[[af]]$//'`
-      AS_IF([test "$gr_base" -lt GR_CUDA_MIN_CC], [
-        AS_IF([test "x$gr_cuda_arch_why" = xrequested],
-          [AC_MSG_ERROR([--with-cuda-arch: compute capability $gr_base ('$gr_e') is older than 6.1, which gpureduce's kernels need (__dp4a)])],
-          [AC_MSG_WARN([the GPU with compute capability $gr_base is older than 6.1, which gpureduce's kernels need; leaving it out])
-           continue])])
-      AS_IF([test -n "$gr_nvcc_codes"], [
-        AS_CASE([" $gr_nvcc_codes "], [*" $gr_base "*], [],
-          [AS_IF([test "x$gr_cuda_arch_why" = xrequested],
-             [AC_MSG_ERROR([--with-cuda-arch: $NVCC ($gr_nvcc_version) cannot build compute capability $gr_base ('$gr_e'); it builds: $gr_nvcc_codes])],
-             [AC_MSG_WARN([the GPU with compute capability $gr_base is not supported by $NVCC ($gr_nvcc_version); leaving it out])
-              continue])])])
-      AS_CASE([$gr_kind],
-        [both], [gr_sass="$gr_sass $gr_n"; gr_plain="$gr_plain $gr_n"; gr_norm="$gr_norm,$gr_n"],
-        [sass], [gr_sass="$gr_sass $gr_n"; gr_norm="$gr_norm,$gr_n-real"],
-        [ptx], [gr_ptx="$gr_ptx $gr_n"; gr_norm="$gr_norm,$gr_n-virtual"])
-    done
-    AS_IF([test -z "$gr_sass$gr_ptx"], [
-      AS_IF([test "x$gr_arch_request" = xnative],
-        [AC_MSG_ERROR([--with-cuda-arch=native: no GPU of this machine is supported by $NVCC])])
-      AC_MSG_WARN([no detected GPU is supported by $NVCC; building all-major])
-      gr_arch_request=all-major
-      gr_cuda_arch_why="fallback: detected GPUs ($gr_detected_what) not supported by nvcc"
-      CUDA_ARCH_FLAGS="-arch=all-major"
-      CUDA_ARCH_REQUEST=all-major
-      gr_cuda_arch_desc="all-major (nvcc -arch=all-major)"], [
-      # The highest plain entry also gets PTX, for GPUs newer than the list.
-      gr_top=`for gr_n in $gr_plain; do echo $gr_n; done | sort -n | tail -n 1`
-      test -z "$gr_top" || gr_ptx="$gr_ptx $gr_top"
-      gr_sass=`for gr_n in $gr_sass; do echo $gr_n; done | sort -n -u | tr '\n' ' '`
-      gr_ptx=`for gr_n in $gr_ptx; do echo $gr_n; done | sort -n -u | tr '\n' ' '`
-      CUDA_ARCH_FLAGS=
-      gr_cuda_arch_desc=
-      for gr_n in $gr_sass; do
-        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_n,code=sm_$gr_n"
-        gr_cuda_arch_desc="$gr_cuda_arch_desc sm_$gr_n"
-      done
-      gr_cuda_arch_desc=`echo $gr_cuda_arch_desc`
-      gr_sep=", PTX"
-      test -n "$gr_cuda_arch_desc" || gr_sep="PTX"
-      for gr_n in $gr_ptx; do
-        CUDA_ARCH_FLAGS="$CUDA_ARCH_FLAGS -gencode arch=compute_$gr_n,code=compute_$gr_n"
-        gr_cuda_arch_desc="$gr_cuda_arch_desc$gr_sep compute_$gr_n"
-        gr_sep=","
-      done
-      CUDA_ARCH_FLAGS=`echo $CUDA_ARCH_FLAGS`
-      AS_CASE([$gr_cuda_arch_why],
-        [requested], [CUDA_ARCH_REQUEST=`echo "$gr_norm" | sed 's/^,//'`],
-        [CUDA_ARCH_REQUEST=`echo $gr_sass | tr ' ' ','`])])])
+    gr_cuda_arch_desc="$gr_arch_request:$gr_cuda_arch_desc"])])
 
 AC_MSG_CHECKING([nvcc flags for the GPU architectures])
 AC_MSG_RESULT([$CUDA_ARCH_FLAGS])
