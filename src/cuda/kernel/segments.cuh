@@ -418,50 +418,6 @@ constexpr int kRoundPages = kWindowPages;
 static_assert(32 * kRoundPages == kWindow, "a round holds kPackedChunks positions");
 constexpr unsigned kRoundAheadBytes = 2 * 32 * kRoundPages * GR_CHUNK_BYTES;
 
-/* OR, min, sum and max over the warp. */
-__device__ __forceinline__ unsigned warp_or(unsigned v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(0xffffffffu, v);
-#else
-#pragma unroll
-  for (int d = 16; d >= 1; d >>= 1) v |= __shfl_xor_sync(0xffffffffu, v, d);
-  return v;
-#endif
-}
-__device__ __forceinline__ unsigned warp_min(unsigned v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(0xffffffffu, v);
-#else
-#pragma unroll
-  for (int d = 16; d >= 1; d >>= 1) {
-    const unsigned u = __shfl_xor_sync(0xffffffffu, v, d);
-    v = u < v ? u : v;
-  }
-  return v;
-#endif
-}
-__device__ __forceinline__ unsigned warp_sum(unsigned v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_add_sync(0xffffffffu, v);
-#else
-#pragma unroll
-  for (int d = 16; d >= 1; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
-  return v;
-#endif
-}
-__device__ __forceinline__ unsigned warp_max(unsigned v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(0xffffffffu, v);
-#else
-#pragma unroll
-  for (int d = 16; d >= 1; d >>= 1) {
-    const unsigned u = __shfl_xor_sync(0xffffffffu, v, d);
-    v = u > v ? u : v;
-  }
-  return v;
-#endif
-}
-
 /* A warp's batch of short segments, in shared memory: the first element
  * and the length of each. */
 struct RoundStorage {

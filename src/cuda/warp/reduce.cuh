@@ -1,6 +1,7 @@
 /*
  * cuda/warp/reduce.cuh - the warp layer: accumulators through warp
- * shuffles, and the two warp trees of the order.
+ * shuffles, the two warp trees of the order, and warp-wide OR, min, sum
+ * and max of unsigned counts and masks.
  */
 #ifndef GR_CUDA_WARP_REDUCE_CUH
 #define GR_CUDA_WARP_REDUCE_CUH
@@ -87,6 +88,34 @@ __device__ __forceinline__ typename Op::Acc warp_index_tree(typename Op::Acc t) 
   for (int s = 1; s < width; s <<= 1) t = Op::combine(t, shfl_down(t, s));
   return t;
 }
+
+/* OR, min, sum and max of an unsigned over the 32 lanes of a warp, the
+ * answer in every lane: one __reduce_*_sync from sm_80, a butterfly of
+ * shuffles below. */
+#if __CUDA_ARCH__ >= 800
+__device__ __forceinline__ unsigned warp_or(unsigned v) { return __reduce_or_sync(0xffffffffu, v); }
+__device__ __forceinline__ unsigned warp_min(unsigned v) { return __reduce_min_sync(0xffffffffu, v); }
+__device__ __forceinline__ unsigned warp_sum(unsigned v) { return __reduce_add_sync(0xffffffffu, v); }
+__device__ __forceinline__ unsigned warp_max(unsigned v) { return __reduce_max_sync(0xffffffffu, v); }
+#else
+template <class F> __device__ __forceinline__ unsigned warp_butterfly(unsigned v, F f) {
+#pragma unroll
+  for (int d = 16; d >= 1; d >>= 1) v = f(v, __shfl_xor_sync(0xffffffffu, v, d));
+  return v;
+}
+__device__ __forceinline__ unsigned warp_or(unsigned v) {
+  return warp_butterfly(v, [](unsigned a, unsigned b) { return a | b; });
+}
+__device__ __forceinline__ unsigned warp_min(unsigned v) {
+  return warp_butterfly(v, [](unsigned a, unsigned b) { return b < a ? b : a; });
+}
+__device__ __forceinline__ unsigned warp_sum(unsigned v) {
+  return warp_butterfly(v, [](unsigned a, unsigned b) { return a + b; });
+}
+__device__ __forceinline__ unsigned warp_max(unsigned v) {
+  return warp_butterfly(v, [](unsigned a, unsigned b) { return b > a ? b : a; });
+}
+#endif
 
 } /* namespace gr */
 
