@@ -299,7 +299,7 @@ __device__ __forceinline__ void store_window_result(const SegmentsParams &p, uin
 
 /* LOGSUMEXP's combine and chunk fold each take a double exp.  A round's
  * tree has up to 25 combines a thread, each under its own predicate, and
- * its pages and tiny_window()'s fold 8 chunks a thread: inlined, each is a
+ * its pages and tiny_window()'s fold 4 chunks a thread: inlined, each is a
  * copy of that code.  For LOGSUMEXP the rounds call one out-of-line body
  * of each instead (the float types' chunk fold is out of line in
  * fold_loaded<Op, true> itself: LogSumExp::fold_run_count, as in the long
