@@ -73,6 +73,7 @@
 #include "cuda/dispatch/dispatch.cuh"
 #include "cuda/kernel/reduce.cuh"
 #include "cuda/thread/ops.cuh"
+#include "cuda/thread/prefetch.cuh"
 #include "cuda/warp/reduce.cuh"
 #include "order/order.h"
 #include "order/tree.h"
@@ -534,7 +535,7 @@ __device__ __forceinline__ uint64_t short_rounds(const SegmentsParams &p,
         const uint64_t ahead =
             (ws.first[k] - line.first) * sizeof(In) + kRoundAheadBytes + lane * 128u;
         if (lane < 4u * R && ahead < line.span * sizeof(In))
-          asm volatile("prefetch.global.L1 [%0];" ::"l"(lo + ahead));
+          prefetch_l1(lo + ahead);
       }
       unsigned seg[R], l[R], chunks[R], sn[R];
       Acc v[R];
@@ -610,14 +611,13 @@ __device__ __forceinline__ void prefetch_next_window(const SegmentsParams &p,
                                                      const SegmentLine<V> &line, uint64_t s,
                                                      uint64_t s1, unsigned lane) {
   const uint64_t j = s + kWindow + 1 + (uint64_t)lane * 4;
-  if (j <= s1) asm volatile("prefetch.global.L1 [%0];" ::"l"(line.offsets + j));
+  if (j <= s1) prefetch_l1(line.offsets + j);
   const uint64_t o = line.offsets[s]; /* in L1: the window loads it too */
   if (line.first <= o && o <= line.last) {
     const uint64_t bytes = (o - line.first) * (GR_CHUNK_BYTES / V) + kWindow * GR_CHUNK_BYTES +
                            (uint64_t)lane * 128;
     if (bytes < line.span * (GR_CHUNK_BYTES / V))
-      asm volatile("prefetch.global.L1 [%0];" ::"l"(
-          static_cast<const char *>(p.input) + line.first * (GR_CHUNK_BYTES / V) + bytes));
+      prefetch_l1(static_cast<const char *>(p.input) + line.first * (GR_CHUNK_BYTES / V) + bytes);
   }
 }
 
